@@ -1,0 +1,39 @@
+# Every target bootstraps its own environment: a fresh machine needs only python3 and make.
+PY      ?= python3
+UV_DIR  := .cache/uv-bin
+UV      := $(UV_DIR)/bin/uv
+VENV    := .venv
+RUN     := $(UV) run --frozen
+
+.PHONY: install test lint format run demo bench interop clean
+
+$(UV):
+	@command -v uv >/dev/null 2>&1 && { mkdir -p $(UV_DIR)/bin; ln -sf "$$(command -v uv)" $(UV); } \
+	  || $(PY) -m pip install --quiet --target $(UV_DIR)/lib uv && { mkdir -p $(UV_DIR)/bin; \
+	     [ -e $(UV) ] || printf '#!/bin/sh\nPYTHONPATH=%s exec %s -m uv "$$@"\n' "$(CURDIR)/$(UV_DIR)/lib" "$(PY)" > $(UV) && chmod +x $(UV); }
+
+$(VENV)/.installed: $(UV) pyproject.toml uv.lock
+	$(UV) sync --frozen --all-extras --python $(PY)
+	@touch $@
+
+install: $(VENV)/.installed  ## create .venv from the lock file
+
+test: install  ## run the whole test suite (unit, end-to-end over loopback)
+	$(RUN) pytest
+
+lint: install
+	$(RUN) ruff check pwc_cli pwc_mcp tests
+	$(RUN) ruff format --check pwc_cli pwc_mcp tests
+
+format: install
+	$(RUN) ruff format pwc_cli pwc_mcp tests
+	$(RUN) ruff check --fix pwc_cli pwc_mcp tests
+
+run: install  ## production: serve /mcp on 127.0.0.1:$${PORT:-7860} against the public catalog
+	$(RUN) pwc-mcp
+
+demo: install  ## offline: sample catalog + MCP server on loopback
+	$(RUN) pwc-mcp --sample-catalog
+
+clean:
+	rm -rf $(VENV) .cache .pytest_cache .ruff_cache dist build

@@ -1,0 +1,271 @@
+"""Handlers for `search` and the `paper` commands (§4.3–§4.9)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+from pwc_cli.commands import Catalog, handler
+from pwc_cli.commands.common import extract_rows, fold, require_object
+from pwc_cli.errors import HTTPStatusError, ResponseError, UsageError
+from pwc_cli.references import resolve_paper
+from pwc_cli.transport import paper_segment
+
+MAX_AUTHORS = 10
+EVALUATION_PAGE_SIZE = 100
+EVALUATION_ORDERING = "-benchmark_popularity"
+CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")
+_SPACE = re.compile(r"\s+")
+
+
+def check_dates(args: argparse.Namespace) -> None:
+    if args.start_date and args.end_date and args.start_date > args.end_date:
+        raise UsageError("start date must be on or before end date")
+
+
+def _confirmed_true(value: Any) -> bool:
+    return value is True or value == "true"
+
+
+def _paper_path(reference: str, suffix: str = "") -> str:
+    return f"papers/{paper_segment(reference)}{suffix}"
+
+
+@handler("search")
+def search(args: argparse.Namespace, client: Catalog) -> Any:
+    check_dates(args)
+    payload = client.get_json(
+        "papers/search",
+        {
+            "q": args.query,
+            "page": args.page,
+            "page_size": args.limit,
+            "mode": args.mode,
+            "start_date": args.start_date,
+            "end_date": args.end_date,
+            "has_official_implementation": True if args.has_official_implementation else None,
+        },
+    )
+    extract_rows(payload)
+    if args.has_official_implementation:
+        applied = payload.get("applied_filters") if isinstance(payload, dict) else None
+        if not isinstance(applied, dict) or not _confirmed_true(
+            applied.get("has_official_implementation")
+        ):
+            raise ResponseError(
+                "Papers API did not confirm has_official_implementation; "
+                "refusing unfiltered results"
+            )
+    return payload
+
+
+def paper_detail(client: Catalog, reference: str, include_resources: bool | None) -> dict[str, Any]:
+    params = None if include_resources is None else {"include_resources": include_resources}
+    payload = client.get_json(_paper_path(reference), params)
+    return require_object(payload, "API returned an unexpected response shape")
+
+
+def _paper_id(paper: dict[str, Any]) -> str:
+    value = paper.get("id")
+    if value in (None, "") or isinstance(value, bool):
+        raise ResponseError("Paper response did not contain an ID")
+    return str(value)
+
+
+def evaluations_page(client: Catalog, paper_id: str, page: int, page_size: int) -> Any:
+    return client.get_json(
+        "evaluations/",
+        {"page": page, "page_size": page_size, "paper_id": paper_id,
+         "ordering": EVALUATION_ORDERING},
+    )
+
+
+@handler("paper info")
+def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
+    reference = resolve_paper(client, args.paper)
+    paper = dict(paper_detail(client, reference, bool(args.include_resources)))
+    if args.include_evals:
+        paper_id = _paper_id(paper)
+        collected: list[dict[str, Any]] = []
+        total: int | None = None
+        page = 1
+        while True:
+            rows, total = extract_rows(evaluations_page(client, paper_id, page, EVALUATION_PAGE_SIZE))
+            collected.extend(rows)
+            if not rows or total is None or len(collected) >= total or page >= 100:
+                break
+            page += 1
+        paper["evaluations"] = {"count": total if total is not None else len(collected),
+                                "results": collected}
+    return paper
+
+
+@handler("paper evaluations")
+def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
+    from pwc_cli.leaderboard import merge_rows
+
+    reference = resolve_paper(client, args.paper)
+    paper_id = _paper_id(paper_detail(client, reference, False))
+    payload = evaluations_page(client, paper_id, args.page, args.page_size)
+    rows, total = extract_rows(payload)
+    next_page = payload.get("next_page") if isinstance(payload, dict) else None
+    return {
+        "count": total if total is not None else len(rows),
+        "page": args.page,
+        "next_page": next_page if isinstance(next_page, int) and not isinstance(next_page, bool) else None,
+        "results": merge_rows(rows),
+    }
+
+
+@handler("paper read")
+def paper_read(args: argparse.Namespace, client: Catalog) -> Any:
+    reference = resolve_paper(client, args.paper)
+    reply = client.get(f"research/{_paper_path(reference, '/read')}")
+    return {"paper": reference, "markdown": reply.text()}
+
+
+def requested_filters(args: argparse.Namespace) -> dict[str, str]:
+    wanted = {name: str(getattr(args, name)) for name in CATALOG_FILTERS if getattr(args, name)}
+    for name in ("start_date", "end_date"):
+        if getattr(args, name):
+            wanted[name] = getattr(args, name).isoformat()
+    if args.has_official_implementation:
+        wanted["has_official_implementation"] = "true"
+    return wanted
+
+
+def _author_usage_error(error: HTTPStatusError) -> UsageError:
+    import json
+
+    try:
+        body = json.loads(error.detail)
+    except ValueError:
+        return UsageError(f"author filter request failed ({error.status})")
+    detail = body.get("detail") if isinstance(body, dict) else None
+    if isinstance(detail, str):
+        return UsageError(detail)
+    if isinstance(detail, dict) and detail.get("code") == "ambiguous_author":
+        reference = str(detail.get("reference") or "Author")
+        options = []
+        for candidate in detail.get("candidates") or []:
+            if not isinstance(candidate, dict) or not str(candidate.get("id", "")).isdigit():
+                continue
+            name = candidate.get("name") or reference
+            hf = candidate.get("hf_username")
+            suffix = f", @{hf}" if hf else ""
+            options.append(f"--author {candidate['id']} ({name}{suffix})")
+        retry = f"; retry with {' or '.join(options)}" if options else ""
+        return UsageError(f"{reference} is ambiguous{retry}")
+    return UsageError(f"author filter request failed ({error.status})")
+
+
+def _author_matches(requested: str, author: dict[str, Any]) -> bool:
+    if requested.isdigit():
+        return int(requested) == int(author["id"])
+    if requested.startswith("@"):
+        return fold(requested[1:]) == fold(author.get("hf_username"))
+    return fold(requested) == fold(author.get("name"))
+
+
+def _confirm_authors(payload: Any, requested: list[str]) -> None:
+    applied = payload.get("applied_filters") if isinstance(payload, dict) else None
+    authors = applied.get("authors") if isinstance(applied, dict) else None
+    valid = (
+        isinstance(authors, list)
+        and authors
+        and all(
+            isinstance(a, dict)
+            and str(a.get("id", "")).isdigit()
+            and isinstance(a.get("name"), str)
+            and a["name"].strip()
+            for a in authors
+        )
+    )
+    if not valid or not all(any(_author_matches(r.strip(), a) for a in authors) for r in requested):
+        raise ResponseError(
+            "Papers API did not confirm the requested author filters; "
+            "the server must be upgraded before using --author"
+        )
+
+
+@handler("paper list")
+def paper_list(args: argparse.Namespace, client: Catalog) -> Any:
+    check_dates(args)
+    authors = [a for a in (args.author or []) if a is not None]
+    if len(authors) > MAX_AUTHORS:
+        raise UsageError(f"at most {MAX_AUTHORS} author filters are allowed")
+    wanted = requested_filters(args)
+    params: dict[str, Any] = {
+        "page": args.page,
+        "page_size": args.page_size,
+        "search": args.search,
+        "start_date": args.start_date,
+        "end_date": args.end_date,
+        **{name: getattr(args, name) for name in CATALOG_FILTERS},
+        "author": authors or None,
+        "latest_only": not args.all_versions,
+        "order_by": args.order_by,
+        "order_dir": args.order_dir,
+        "include_resources": bool(args.include_resources),
+        "has_official_implementation": True if args.has_official_implementation else None,
+    }
+    try:
+        payload = client.get_json("papers/", params)
+    except HTTPStatusError as error:
+        if authors and error.status in (404, 409, 422):
+            raise _author_usage_error(error) from None
+        raise
+    extract_rows(payload)
+    if wanted:
+        applied = payload.get("applied_filters") if isinstance(payload, dict) else None
+        if not isinstance(applied, dict) or any(
+            fold(_text(applied.get(key))) != fold(value) for key, value in wanted.items()
+        ):
+            raise ResponseError(
+                "Papers API did not confirm the requested catalog filters; "
+                "the server must be upgraded before using these flags"
+            )
+    if authors:
+        _confirm_authors(payload, authors)
+    return payload
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@handler("paper recent")
+def paper_recent(args: argparse.Namespace, client: Catalog) -> Any:
+    payload = client.get_json("papers/recent", {"limit": args.limit})
+    extract_rows(payload)
+    return payload
+
+
+@handler("paper trending")
+def paper_trending(args: argparse.Namespace, client: Catalog) -> Any:
+    payload = client.get_json(
+        "papers/trending",
+        {"limit": args.limit, "max_age_days": args.max_age_days, "min_velocity": args.min_velocity},
+    )
+    extract_rows(payload)
+    return payload
+
+
+@handler("paper related")
+def paper_related(args: argparse.Namespace, client: Catalog) -> Any:
+    reference = resolve_paper(client, args.paper)
+    payload = client.get_json(_paper_path(reference, "/related"), {"limit": args.limit})
+    extract_rows(payload)
+    return payload
+
+
+@handler("paper lineage list")
+def paper_lineage(args: argparse.Namespace, client: Catalog) -> Any:
+    reference = resolve_paper(client, args.paper)
+    payload = client.get_json(f"research/{_paper_path(reference, '/lineage')}")
+    return require_object(payload, "API returned an unexpected response shape")

@@ -1,0 +1,1 @@
+"""Human-readable views of command payloads, one module per domain."""

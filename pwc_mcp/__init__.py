@@ -1,0 +1,5 @@
+"""Hosted, anonymous, read-only MCP server for the Papers With Code catalog."""
+
+from pwc_cli import __version__
+
+__all__ = ["__version__"]
