@@ -32,6 +32,7 @@ def main(
         print(VERSION_LINE, file=out)
         return 0
     is_tty = out.isatty() if tty is None else tty
+    args.tty = is_tty  # list commands group automatically in a terminal (§4.11, §4.15)
     owned = client is None
     catalog = client or CatalogClient()
     try:

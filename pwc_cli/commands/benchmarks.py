@@ -1,0 +1,253 @@
+"""Handlers for `benchmark --name` (leaderboard, §4.13) and `benchmark list` (§4.15)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pwc_cli.commands import Catalog, handler
+from pwc_cli.commands.common import extract_rows, find_entity, fold, ordering, resolve_area
+from pwc_cli.errors import ResponseError, UsageError
+from pwc_cli.leaderboard import merge_rows, metric_directions, select_rows
+from pwc_cli.transport import entity_segment
+
+BENCHMARK_FIELDS = ("name", "full_name", "slug", "id")
+SCAN_PAGE_SIZE = 100
+SCAN_LIMIT = 1000
+TRENDS_LIMIT = 100
+GROUPED_MIN_EVAL_COUNT = 2
+
+
+def metric_mode(args: argparse.Namespace) -> bool:
+    return bool(
+        getattr(args, "require_metrics", ())
+        or getattr(args, "minimum_metrics", ())
+        or getattr(args, "maximum_metrics", ())
+        or getattr(args, "sort_metric", None)
+        or getattr(args, "pareto", None)
+    )
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class _Leaderboard:
+    """Fetches evaluation rows of one benchmark, via the size-capped route when asked."""
+
+    def __init__(self, client: Catalog, args: argparse.Namespace, dataset_id: str) -> None:
+        self.client = client
+        self.args = args
+        self.dataset_id = dataset_id
+        self.cap = args.max_parameters
+        self.coverage: dict[str, int] | None = None
+
+    def fetch(self, page: int, page_size: int) -> tuple[Any, list[dict[str, Any]], int | None]:
+        params: dict[str, Any] = {"page": page, "page_size": page_size}
+        if self.cap is None:
+            path = f"datasets/{entity_segment(self.dataset_id)}/evaluations/"
+            params |= {"ordering": "best_rank", "is_open": self.args.is_open}
+        else:
+            path = "evaluations/"
+            params |= {
+                "dataset_id": self.dataset_id,
+                "ordering": "best_rank",
+                "is_open": self.args.is_open,
+                "max_parameters_exclusive": self.cap + 1,
+            }
+        payload = self.client.get_json(path, params)
+        rows, total = extract_rows(payload)
+        if self.cap is not None:
+            known = (
+                _int(payload.get("parameter_coverage_known")) if isinstance(payload, dict) else None
+            )
+            whole = (
+                _int(payload.get("parameter_coverage_total")) if isinstance(payload, dict) else None
+            )
+            if known is None or whole is None:
+                raise ResponseError(
+                    "parameter filtering requires a compatible API; server must be upgraded"
+                )
+            self.coverage = {"known": known, "total": whole}
+        return payload, rows, total
+
+    def scan(self) -> tuple[list[dict[str, Any]], int | None]:
+        """Every row from page 1 (page size 100), refusing to go beyond 1,000 rows."""
+        collected: list[dict[str, Any]] = []
+        page, total = 1, None
+        while True:
+            payload, rows, count = self.fetch(page, SCAN_PAGE_SIZE)
+            if page == 1:
+                total = count
+            collected.extend(rows)
+            if self.cap is not None:
+                next_page = payload.get("next_page") if isinstance(payload, dict) else None
+                if next_page is None:
+                    return collected, total
+            elif total is None or len(collected) >= total or not rows:
+                return collected, total
+            if len(collected) >= SCAN_LIMIT or (total is not None and total > SCAN_LIMIT):
+                needed = total if total is not None else f"more than {len(collected)}"
+                raise ResponseError(
+                    f"metric selection requires scanning {needed} evaluation rows; "
+                    f"safety limit is {SCAN_LIMIT}"
+                )
+            if self.cap is not None:
+                if _int(next_page) is None or next_page <= page:
+                    raise ResponseError("API returned invalid evaluation pagination")
+                page = next_page
+            else:
+                page += 1
+
+
+@handler("benchmark")
+def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
+    name = (args.name or "").strip()
+    if not name:
+        raise UsageError("benchmark inspection requires --name")
+    rows, _ = extract_rows(client.get_json("datasets/", {"q": name, "page": 1, "page_size": 100}))
+    found = find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark")
+    board = _Leaderboard(client, args, str(found.get("id")))
+    selecting = metric_mode(args)
+    next_page = None
+    if selecting:
+        raw, total = board.scan()
+    else:
+        payload, raw, total = board.fetch(args.page, args.limit)
+        next_page = _int(payload.get("next_page")) if isinstance(payload, dict) else None
+    merged = merge_rows(raw)
+    if board.cap is not None:
+        for row in merged:
+            size = row.get("num_parameters")
+            if _int(size) is None or not 0 < size <= board.cap:
+                raise ResponseError("API returned a model outside the requested parameter limit")
+    if selecting:
+        selected = select_rows(
+            merged,
+            required=args.require_metrics or (),
+            minimum=args.minimum_metrics or (),
+            maximum=args.maximum_metrics or (),
+            sort=args.sort_metric,
+            pareto=args.pareto,
+        )
+        start = (args.page - 1) * args.limit
+        results = selected[start : start + args.limit]
+        next_page = args.page + 1 if len(selected) > start + args.limit else None
+    else:
+        selected = merged
+        results = merged[: args.limit]
+    data: dict[str, Any] = {
+        "benchmark": found,
+        "count": total if total is not None else len(raw),
+        "matched_count": len(selected),
+        "page": args.page,
+        "next_page": next_page,
+        "results": results,
+        "metric_directions": metric_directions(results),
+    }
+    if board.coverage is not None:
+        data["parameter_coverage"] = board.coverage
+    return data
+
+
+# --- benchmark list -----------------------------------------------------------------------
+
+
+def flat_filters(args: argparse.Namespace) -> bool:
+    """Options that select the task-scoped flat listing (§4.15 step 2)."""
+    return bool(
+        args.task
+        or args.search
+        or args.include_descendants
+        or args.is_open is not None
+        or args.order_by is not None
+        or args.order_dir == "desc"
+        or args.page != 1
+        or args.page_size != 50
+    )
+
+
+def trending_mode(args: argparse.Namespace) -> bool:
+    return bool(args.task) and args.order_by in (None, "trending")
+
+
+@handler("benchmark list")
+def benchmark_list(args: argparse.Namespace, client: Catalog) -> Any:
+    if getattr(args, "max_parameters", None) is not None:
+        raise UsageError("--max-parameters is only valid with benchmark --name")
+    filtered = flat_filters(args)
+    if args.area and filtered:
+        raise UsageError("--area cannot be combined with task/search/pagination filters")
+    if args.area and args.flat:
+        raise UsageError("--area cannot be combined with --flat; --area selects grouped output")
+    automatic = getattr(args, "tty", False) and not args.json and not args.flat
+    if not filtered and (args.group_by_area or args.area or automatic):
+        return _grouped(args, client)
+    if trending_mode(args):
+        return _trending(args, client)
+    if args.order_by == "trending":
+        raise UsageError("--order-by trending requires --task")
+    return client.get_json(
+        "datasets/",
+        {
+            "page": args.page,
+            "page_size": args.page_size,
+            "q": args.search or None,
+            "task": args.task or None,
+            "include_descendants": args.include_descendants,
+            "min_eval_count": args.min_eval_count,
+            "is_open": args.is_open,
+            "ordering": ordering(args.order_by or "name", args.order_dir),
+        },
+    )
+
+
+def _grouped(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
+    minimum = args.min_eval_count if args.min_eval_count is not None else GROUPED_MIN_EVAL_COUNT
+    payload = client.get_json(
+        "areas/with-task-benchmarks/",
+        {"benchmarks_per_task": args.benchmarks_per_task, "min_eval_count": minimum},
+    )
+    areas, _ = extract_rows(payload)
+    if args.area:
+        names = {
+            str(a["id"]): str(a["name"]) for a in areas if a.get("id") is not None and a.get("name")
+        }
+        wanted = resolve_area(names, args.area)
+        areas = [a for a in areas if str(a.get("id")) == wanted]
+    return {"results": areas}
+
+
+def _trending(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
+    payload = client.get_json(
+        f"tasks/{entity_segment(args.task)}/trending-benchmarks",
+        {
+            "limit": TRENDS_LIMIT,
+            "min_recent_papers": 0,
+            "include_descendants": args.include_descendants,
+            "is_open": args.is_open,
+        },
+    )
+    if not isinstance(payload, dict) or not isinstance(payload.get("results"), list):
+        raise ResponseError("API response did not contain benchmark trends")
+    rows = [row for row in payload["results"] if isinstance(row, dict)]
+    if args.search:
+        needle = fold(args.search)
+        rows = [
+            r
+            for r in rows
+            if needle in fold(" ".join(str(r.get(k) or "") for k in ("name", "full_name", "slug")))
+        ]
+    if args.min_eval_count is not None:
+        rows = [
+            r for r in rows if (_int(r.get("all_time_paper_count")) or 0) >= args.min_eval_count
+        ]
+    start = (args.page - 1) * args.page_size
+    page = rows[start : start + args.page_size]
+    more = len(rows) > start + args.page_size
+    return {
+        **payload,
+        "count": len(rows),
+        "results": page,
+        "next_page": args.page + 1 if more else None,
+    }

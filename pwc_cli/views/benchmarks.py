@@ -1,0 +1,226 @@
+"""Human output for `benchmark --name` and `benchmark list` (§5.2–§5.5)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pwc_cli.commands.benchmarks import flat_filters, metric_mode, trending_mode
+from pwc_cli.commands.common import extract_rows
+from pwc_cli.render import (
+    Rendered,
+    cell_text,
+    count,
+    heading,
+    link,
+    md_escape,
+    more_hint,
+    sections,
+    site_url,
+    table,
+    view,
+)
+from pwc_cli.views.taxonomy import is_grouped, one_line, plural
+
+IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
+
+
+def parameters(value: Any) -> str:
+    """632000000 → `632M`, 1500000000 → `1.5B`, 350000 → `350,000`, unknown → `—`."""
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        return "—"
+    for scale, suffix in ((10**9, "B"), (10**6, "M")):
+        if value >= scale:
+            return f"{value / scale:.2f}".rstrip("0").rstrip(".") + suffix
+    return f"{value:,}"
+
+
+def _metric_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return cell_text(value)
+
+
+def scores(row: dict[str, Any]) -> str:
+    metrics = row.get("metrics") if isinstance(row.get("metrics"), dict) else {}
+    best = row.get("best_metric")
+    names = sorted(metrics, key=lambda n: (n != best, str(n).casefold()))
+    parts = [f"{n}: {_metric_text(metrics[n])}" for n in names if metrics[n] is not None]
+    return ", ".join(parts) or "—"
+
+
+def _model(row: dict[str, Any]) -> str:
+    model = one_line(row.get("model_name"))
+    return f"{model} ({one_line(row['harness'])})" if row.get("harness") else model
+
+
+def _task(row: dict[str, Any]) -> str:
+    scopes = [s for s in row.get("rank_scopes") or [] if isinstance(s, dict)]
+    if len(scopes) <= 1:
+        return one_line(row.get("task_name"))
+    return "; ".join(
+        f"{one_line(s.get('task_name') or s.get('task_id'))} #{s['rank']}"
+        if s.get("rank") is not None
+        else one_line(s.get("task_name") or s.get("task_id"))
+        for s in scopes
+    )
+
+
+def _leaderboard_table(rows: list[dict[str, Any]], tty: bool) -> str:
+    headers = ["Rank", "Model", "Parameters", "Scores", "Task", "Paper", "Published", "Open"]
+    body = []
+    for row in rows:
+        ref = row.get("paper_arxiv_id") or row.get("paper_id")
+        title = one_line(row.get("paper_title") or "Untitled")
+        if tty:
+            paper = f"{title} [{cell_text(ref)}]" if ref else title
+        else:
+            label = md_escape(title).replace("[", "\\[").replace("]", "\\]")
+            paper = f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
+        body.append(
+            [
+                cell_text(row.get("best_rank")),
+                _model(row),
+                parameters(row.get("num_parameters")),
+                scores(row),
+                _task(row),
+                paper,
+                cell_text(row.get("paper_published_date")),
+                "no" if row.get("is_open") is False else "yes",
+            ]
+        )
+    if tty:
+        return table(headers, body, tty=True, right=["Rank"])
+    align = ["---:", "---", "---:", "---", "---", "---", "---", ":---:"]
+    # the paper cell is already Markdown; escape the other cells only
+    lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |"]
+    for cells in body:
+        escaped = [c if i == 5 else md_escape(c) for i, c in enumerate(cells)]
+        lines.append("| " + " | ".join(escaped) + " |")
+    return "\n".join(lines) + "\n"
+
+
+@view("benchmark")
+def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+    bench = data.get("benchmark") or {}
+    rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
+    full = bench.get("full_name")
+    if metric_mode(args):
+        summary = (
+            f"Showing {len(rows)} of {count(data.get('matched_count'))} matching merged rows "
+            f"from {count(data.get('count'))} stored evaluation rows."
+        )
+    else:
+        summary = f"Top {len(rows)} of {count(data.get('count'))} evaluation rows."
+    notes = [f"# more: rerun with --page {data['next_page']}"] if data.get("next_page") else []
+    return Rendered(
+        sections(
+            heading(bench.get("name"), tty),
+            one_line(full) if full and full != bench.get("name") else "",
+            one_line(bench.get("description")),
+            link(
+                "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
+            ),
+            summary,
+            _leaderboard_table(rows, tty) if rows else "No matching evaluation rows.",
+        ),
+        notes,
+    )
+
+
+# --- benchmark list -----------------------------------------------------------------------
+
+
+def _benchmark_bullet(row: dict[str, Any]) -> str:
+    name = one_line(row.get("name") or row.get("slug"))
+    parts = [
+        f"description: {one_line(row['description'])}" if row.get("description") else "",
+        f"HF: {row['hf_url']}" if row.get("hf_url") else "",
+        f"full name: {one_line(row['full_name'])}"
+        if row.get("full_name") and row.get("full_name") != row.get("name")
+        else "",
+        f"slug: `{row['slug']}`" if row.get("slug") else "",
+        f"ID: `{row['id']}`" if row.get("id") is not None else "",
+        plural(row["evaluation_count"], "evaluation")
+        if row.get("evaluation_count") is not None
+        else "",
+    ]
+    text = "; ".join(p for p in parts if p)
+    return f"- {name} — {text}" if text else f"- {name}"
+
+
+def _grouped(payload: dict[str, Any]) -> str:
+    blocks = []
+    for area in payload.get("results") or []:
+        if not isinstance(area, dict):
+            continue
+        blocks.append(f"# Area: {one_line(area.get('name')) or 'Uncategorized'}")
+        blocks.append("Inspect a benchmark with `pwc benchmark --name SLUG`.")
+        for task in area.get("tasks") or []:
+            if not isinstance(task, dict):
+                continue
+            bullets = [
+                _benchmark_bullet(b) for b in task.get("benchmarks") or [] if isinstance(b, dict)
+            ]
+            blocks.append(f"## {one_line(task.get('name'))} (`{one_line(task.get('slug'))}`)")
+            blocks.append("\n".join(bullets) or "- None")
+    return sections(*blocks)
+
+
+def ranking_score(row: dict[str, Any]) -> Any:
+    return (
+        row["support_weighted_score"] if "support_weighted_score" in row else row.get("trend_score")
+    )
+
+
+@view("benchmark list")
+def benchmark_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+    notes = [IGNORED_GROUPING] if args.group_by_area and flat_filters(args) else []
+    if is_grouped(payload):
+        return Rendered(_grouped(payload), notes)
+    rows, total = extract_rows(payload)
+    if trending_mode(args):
+        headers = [
+            "id",
+            "slug",
+            "name",
+            "description",
+            "hf_url",
+            "recent_papers",
+            "ranking_score",
+            "best_model",
+            "paper_title",
+            "code",
+        ]
+        right = ["id", "recent_papers", "ranking_score"]
+        lines = [
+            [
+                r.get("id"),
+                r.get("slug"),
+                r.get("name"),
+                r.get("description"),
+                r.get("hf_url"),
+                r.get("recent_paper_count"),
+                ranking_score(r),
+                r.get("best_model_name"),
+                r.get("best_paper_title"),
+                r.get("best_code_url"),
+            ]
+            for r in rows
+        ]
+    else:
+        headers = ["id", "name", "description", "hf_url", "full_name", "evals"]
+        right = ["id", "evals"]
+        lines = [
+            [
+                r.get("id"),
+                r.get("name"),
+                r.get("description"),
+                r.get("hf_url"),
+                r.get("full_name"),
+                r.get("paper_count"),
+            ]
+            for r in rows
+        ]
+    text = table(headers, lines, tty=tty, right=right, always_aligned=True)
+    return Rendered(text, notes + more_hint(total, args.page, args.page_size))
