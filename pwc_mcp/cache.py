@@ -1,0 +1,390 @@
+"""Bounded upstream caches for the server: per-family TTLs, single-flight, content-free counters.
+
+`CachedCatalog` wraps the shared `CatalogClient` and implements the handlers' `Catalog`
+protocol. Answers are keyed by the canonical upstream request, so spellings and tools share
+entries. Only answers read whole and parsed into the expected shape are stored (as body bytes;
+every caller gets a fresh parse). Errors are never stored, except public-metadata 404 misses.
+
+Per-family ceilings (shares of the constructor's `max_entries` / `max_bytes`; defaults 512 / 64 MiB):
+
+| family          | upstream paths                                         | TTL    | entries  | bytes           |
+|-----------------|--------------------------------------------------------|--------|----------|-----------------|
+| search          | papers/search, papers/, papers/recent, papers/trending | 60 s   | 2/16: 64 | 2/16: 8 MiB     |
+| taxonomy        | tasks/, methods/, areas/, conferences/, organizations/, frameworks/ | 600 s | 4/16: 128 | 4/16: 16 MiB |
+| public_metadata | papers/{ref}/public-metadata, papers/public-metadata/search (misses too) | 3600 s | 2/16: 64 | 1/16: 4 MiB |
+| general         | everything else (paper detail, related, lineage, datasets, evaluations, Markdown) | 300 s | 8/16: 256 | 9/16: 36 MiB |
+
+`ChunkCache` (immutable versioned Markdown chunks) is separate: 3600 s, 256 entries, 16 MiB.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pwc_cli.errors import HTTPStatusError, ResponseError, UpstreamTimeout
+from pwc_cli.transport import CatalogClient, Reply, canonical_request, encode_params
+
+MiB = 1024 * 1024
+SHAPE_MESSAGE = "API returned an unexpected response shape"
+LIST_MESSAGE = "API response did not contain a result list"
+
+# family: (ttl seconds, entry share /16, byte share /16)
+FAMILIES: dict[str, tuple[float, int, int]] = {
+    "search": (60.0, 2, 2),
+    "taxonomy": (600.0, 4, 4),
+    "public_metadata": (3600.0, 2, 1),
+    "general": (300.0, 8, 9),
+}
+_SEARCH_PATHS = frozenset({"papers/search", "papers", "papers/recent", "papers/trending"})
+_TAXONOMY_ROOTS = ("tasks", "methods", "areas", "conferences", "organizations", "frameworks")
+_METADATA = re.compile(r"^papers/(?:public-metadata/search|.+/public-metadata)$")
+
+# hits/misses: cache lookups (misses include coalesced waiters); coalesced: waited on another
+# caller's identical upstream call; uncached: chunked raw reads that bypass the cache.
+_COUNTERS = ("hits", "misses", "coalesced", "uncached", "upstream_calls")
+
+LIST, OBJECT, ANY = "list", "object", "any"
+# Counter label → expected JSON shape (upstream-api.md §2.27/§2.28); `{ref}` may hold anything,
+# `{id}` one segment. Any other path is labelled by its root ("tasks/*") or "other", shape ANY.
+_ROUTE_TABLE = {
+    LIST: "papers/search papers/ papers/recent papers/trending papers/public-metadata/search "
+    "papers/{ref}/related evaluations/ datasets/ datasets/{id}/evaluations/ areas/ "
+    "areas/with-tasks/ areas/with-task-benchmarks/ tasks/ tasks/{ref}/trending-benchmarks "
+    "tasks/{id}/papers methods/ conferences/ organizations/",
+    OBJECT: "papers/{ref} papers/{ref}/public-metadata research/papers/{ref}/lineage tasks/{id} "
+    "tasks/{id}/page methods/{id} conferences/{id} organizations/{id} frameworks/",
+    ANY: "research/papers/{ref}/read",
+}
+_ROUTES = [(label, shape) for shape, labels in _ROUTE_TABLE.items() for label in labels.split()]
+_EXACT = {label.strip("/"): (label, shape) for label, shape in _ROUTES if "{" not in label}
+_PATTERNS = [
+    (
+        re.compile("^" + label.replace("{ref}", ".+").replace("{id}", "[^/]+").strip("/") + "$"),
+        label,
+        shape,
+    )
+    for label, shape in _ROUTES
+    if "{" in label
+]
+_PATTERNS.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1])))  # papers/{ref}/related first
+
+
+def ttl_family(path: str) -> str:
+    """Which TTL family (and so which cache) an upstream path belongs to."""
+    p = path.strip("/")
+    if _METADATA.match(p):
+        return "public_metadata"
+    if p in _SEARCH_PATHS:
+        return "search"
+    if p.split("/", 1)[0] in _TAXONOMY_ROOTS:
+        return "taxonomy"
+    return "general"
+
+
+def route(path: str) -> tuple[str, str]:
+    """(content-free counter label, expected JSON shape) of an upstream path."""
+    p = path.strip("/")
+    if p in _EXACT:
+        return _EXACT[p]
+    for pattern, label, shape in _PATTERNS:
+        if pattern.match(p):
+            return label, shape
+    root = p.split("/", 1)[0]
+    known = ("papers", "research", "evaluations", "datasets", *_TAXONOMY_ROOTS)
+    return (f"{root}/*" if root in known else "other"), ANY
+
+
+class BoundedTTLCache:
+    """Thread-safe LRU with one TTL, bounded by entry count and by total bytes."""
+
+    def __init__(
+        self,
+        *,
+        ttl: float,
+        max_entries: int,
+        max_bytes: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if ttl <= 0 or max_entries < 1 or max_bytes < 1:
+            raise ValueError("ttl, max_entries and max_bytes must be positive")
+        self.ttl, self.max_entries, self.max_bytes = ttl, max_entries, max_bytes
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._data: OrderedDict[Hashable, tuple[Any, int, float]] = OrderedDict()
+        self._bytes = 0
+        self.evictions = 0  # removed to make room (LRU)
+        self.expirations = 0  # removed because their TTL ran out
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            item = self._data.get(key)
+            if item is None:
+                return None
+            if item[2] <= self._clock():
+                self._remove(key)
+                self.expirations += 1
+                return None
+            self._data.move_to_end(key)
+            return item[0]
+
+    def set(self, key: Hashable, value: Any, size: int) -> None:
+        """Store `value` as `size` bytes; a value larger than `max_bytes` is never stored."""
+        with self._lock:
+            if key in self._data:
+                self._remove(key)
+            if size < 0 or size > self.max_bytes:
+                return
+            self._purge_expired()
+            while self._data and (
+                len(self._data) >= self.max_entries or self._bytes + size > self.max_bytes
+            ):
+                self._remove(next(iter(self._data)))
+                self.evictions += 1
+            self._data[key] = (value, size, self._clock() + self.ttl)
+            self._bytes += size
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self._bytes = 0
+
+    @property
+    def entries(self) -> int:
+        with self._lock:
+            self._purge_expired()
+            return len(self._data)
+
+    @property
+    def bytes(self) -> int:
+        with self._lock:
+            self._purge_expired()
+            return self._bytes
+
+    def stats(self) -> dict[str, Any]:
+        names = ("ttl", "entries", "bytes", "max_entries", "max_bytes", "evictions", "expirations")
+        return {name: getattr(self, name) for name in names}
+
+    def _remove(self, key: Hashable) -> None:
+        _, size, _ = self._data.pop(key)
+        self._bytes -= size
+
+    def _purge_expired(self) -> None:
+        now = self._clock()
+        for key in [k for k, (_, _, expires) in self._data.items() if expires <= now]:
+            self._remove(key)
+            self.expirations += 1
+
+
+class ChunkCache(BoundedTTLCache):
+    """Immutable versioned Markdown chunks; key with `ChunkCache.key(...)`."""
+
+    def __init__(
+        self,
+        *,
+        ttl: float = 3600.0,
+        max_entries: int = 256,
+        max_bytes: int = 16 * MiB,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(ttl=ttl, max_entries=max_entries, max_bytes=max_bytes, clock=clock)
+
+    @staticmethod
+    def key(paper: str, content_version: str, offset: int, limit: int) -> tuple[str, str, int, int]:
+        return (paper, content_version, offset, limit)
+
+
+@dataclass(frozen=True)
+class _Miss:
+    """A cached public-metadata 404, re-raised on every hit."""
+
+    status: int
+    detail: str
+
+
+class _Flight:
+    __slots__ = ("done", "value", "error")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+def _status_label(exc: BaseException) -> str:
+    if isinstance(exc, UpstreamTimeout):
+        return "timeout"
+    if isinstance(exc, HTTPStatusError):
+        return str(exc.status)
+    if isinstance(exc, ResponseError):
+        return "invalid"
+    return "error"
+
+
+def _parse(body: bytes, shape: str) -> Any:
+    try:
+        document = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ResponseError("API returned invalid JSON") from exc
+    if not isinstance(document, dict | list) or (
+        shape == OBJECT and not isinstance(document, dict)
+    ):
+        raise ResponseError(SHAPE_MESSAGE)
+    if shape == LIST and isinstance(document, dict):
+        rows = document.get("results")
+        if not isinstance(rows if rows is not None else document.get("items"), list):
+            raise ResponseError(LIST_MESSAGE)
+    return document
+
+
+class CachedCatalog:
+    """The handlers' `Catalog` over a shared `CatalogClient`, with per-family bounded caches."""
+
+    def __init__(
+        self,
+        client: CatalogClient,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_entries: int = 512,
+        max_bytes: int = 64 * MiB,
+    ) -> None:
+        self.client = client
+        self.caches = {
+            name: BoundedTTLCache(
+                ttl=ttl,
+                max_entries=max(1, max_entries * entry_share // 16),
+                max_bytes=max(1, max_bytes * byte_share // 16),
+                clock=clock,
+            )
+            for name, (ttl, entry_share, byte_share) in FAMILIES.items()
+        }
+        self._lock = threading.Lock()
+        self._flights: dict[str, _Flight] = {}
+        self._counters: dict[str, dict[str, Any]] = {}
+
+    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+        label, shape = route(path)
+        family = ttl_family(path)
+
+        def fetch() -> tuple[bytes, int | None, str]:
+            reply = self.client.get(path, params)
+            _parse(reply.body, shape)
+            return reply.body, len(reply.body), str(reply.status)
+
+        key = "json:" + canonical_request(path, encode_params(params))
+        body = self._load(key, family, label, fetch, cache_404=family == "public_metadata")
+        if isinstance(body, _Miss):
+            raise HTTPStatusError(body.status, body.detail)
+        return json.loads(body.decode("utf-8"))
+
+    def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
+        """Raw reply: a whole-document read (no params) is cached; a chunked read (params) is not."""
+        label, _ = route(path)
+        pairs = encode_params(params)
+        if pairs:
+            return self._uncached(label, path, params)
+
+        def fetch() -> tuple[Reply, int | None, str]:
+            reply = self.client.get(path, params)
+            html = reply.headers.get("content-type", "").lower().startswith("text/html")
+            size = None if not reply.body or html else len(reply.body)  # None: serve, never cache
+            return Reply(reply.status, dict(reply.headers), reply.body), size, str(reply.status)
+
+        value = self._load("raw:" + canonical_request(path, pairs), ttl_family(path), label, fetch)
+        return Reply(value.status, dict(value.headers), value.body)
+
+    def stats(self) -> dict[str, Any]:
+        """Content-free counters: totals, per path family, and per cache."""
+        with self._lock:
+            families = {
+                label: {**c, "status": dict(c["status"])} for label, c in self._counters.items()
+            }
+        caches = {name: cache.stats() for name, cache in self.caches.items()}
+        totals = {name: sum(c[name] for c in families.values()) for name in _COUNTERS}
+        return {
+            **totals,
+            "evictions": sum(c["evictions"] for c in caches.values()),
+            "families": families,
+            "caches": caches,
+        }
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _count(self, label: str, name: str, status: str | None = None) -> None:
+        """Caller holds `self._lock`."""
+        counters = self._counters.get(label)
+        if counters is None:
+            counters = self._counters[label] = {**dict.fromkeys(_COUNTERS, 0), "status": {}}
+        counters[name] += 1
+        if status is not None:
+            counters["status"][status] = counters["status"].get(status, 0) + 1
+
+    def _uncached(self, label: str, path: str, params: Mapping[str, Any] | None) -> Reply:
+        with self._lock:
+            self._count(label, "uncached")
+        try:
+            reply = self.client.get(path, params)
+        except BaseException as exc:
+            with self._lock:
+                self._count(label, "upstream_calls", _status_label(exc))
+            raise
+        with self._lock:
+            self._count(label, "upstream_calls", str(reply.status))
+        return reply
+
+    def _load(
+        self,
+        key: str,
+        family: str,
+        label: str,
+        fetch: Callable[[], tuple[Any, int | None, str]],
+        *,
+        cache_404: bool = False,
+    ) -> Any:
+        """Cached value, or one upstream fetch shared by every concurrent identical miss.
+
+        `fetch` returns (value, size or None to serve without caching, upstream status label).
+        """
+        cache = self.caches[family]
+        with self._lock:
+            value = cache.get(key)
+            if value is not None:
+                self._count(label, "hits")
+                return value
+            self._count(label, "misses")
+            flight = self._flights.get(key)
+            leader = flight is None
+            if flight is None:
+                flight = self._flights[key] = _Flight()
+            else:
+                self._count(label, "coalesced")
+        if not leader:
+            flight.done.wait()
+            if flight.error is not None:
+                raise flight.error
+            return flight.value
+        try:
+            value, size, status = fetch()
+        except BaseException as exc:
+            with self._lock:
+                self._count(label, "upstream_calls", _status_label(exc))
+                if cache_404 and isinstance(exc, HTTPStatusError) and exc.status == 404:
+                    cache.set(key, _Miss(404, exc.detail), len(exc.detail.encode()) + 64)
+                flight.error = exc
+                del self._flights[key]
+            flight.done.set()
+            raise
+        with self._lock:
+            self._count(label, "upstream_calls", status)
+            if size is not None:
+                cache.set(key, value, size)
+            flight.value = value
+            del self._flights[key]
+        flight.done.set()
+        return value
