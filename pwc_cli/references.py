@@ -179,8 +179,144 @@ def resolve_title(client: Any, parsed: ParsedReference) -> str:
 
 
 def resolve_paper(client: Any, raw: str) -> str:
-    """The catalog reference (arXiv ID, legacy ID or numeric ID) for any accepted form."""
+    """The catalog reference (arXiv ID, legacy ID or numeric ID) for any accepted form;
+    a title the catalog lacks goes through the public-metadata fallback."""
+    return resolve_in_catalog(client, raw)
+
+
+# --- the public-metadata fallback (papers outside the catalog) -------------------------------
+
+METADATA_SOURCES = "Hugging Face Papers, arXiv and Crossref"
+
+
+class MetadataMiss(NotFoundError):
+    """Neither the catalog nor public metadata knows the reference (or the lookup failed)."""
+
+    def __init__(self, message: str, *, unavailable: bool = False) -> None:
+        super().__init__(message)
+        self.unavailable = unavailable
+
+
+class OutsideCatalog(NotFoundError):
+    """The catalog does not hold the paper, but public metadata knows it."""
+
+    def __init__(self, reference: str, metadata: dict[str, Any]) -> None:
+        links = "; ".join(
+            f"{link.get('label')}: {link.get('url')}"
+            for link in metadata.get("available_at") or []
+            if isinstance(link, dict) and link.get("url")
+        )
+        title = metadata.get("title") or reference
+        super().__init__(
+            f"Paper not in the catalog: {_escape(reference)} ({_escape(title)}); full text is "
+            f"only read from the catalog" + (f"; available at {links}" if links else "")
+        )
+        self.metadata = metadata
+
+
+def _metadata_entry(entry: Any) -> dict[str, Any] | None:
+    return entry if isinstance(entry, dict) and entry.get("title") else None
+
+
+def _catalog_reference(entry: dict[str, Any]) -> str | None:
+    """A fallback answer that maps into the catalog gives the paper's arXiv or catalog ID."""
+    if entry.get("in_catalog") is not True:
+        return None
+    paper = entry.get("catalog_paper") if isinstance(entry.get("catalog_paper"), dict) else entry
+    for key in ("arxiv_id", "id"):
+        if paper.get(key) not in (None, ""):
+            return str(paper[key])
+    return None
+
+
+def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, Any]:
+    """Metadata for a reference the catalog does not hold, or a not-found that says what was
+    tried. A returned entry with `in_catalog: true` names the catalog paper to retry with."""
+    from pwc_cli.errors import HTTPStatusError, TransportError
+
+    kind = "title" if title else "identifier"
+    try:
+        try:
+            entry = _metadata_entry(client.get_json(
+                f"papers/{quote_segment(reference)}/public-metadata"))
+        except HTTPStatusError as error:
+            if error.status == 404:
+                entry = None
+            elif error.status == 422:  # not an identifier: try it as a title
+                entry = None
+                kind = "title"
+            else:
+                raise
+        note = None
+        if entry is None and kind == "title":
+            found = client.get_json("papers/public-metadata/search", {"title": reference})
+            results = found.get("results") if isinstance(found, dict) else None
+            entries = [e for e in results or [] if _metadata_entry(e)]
+            if len(entries) == 1:
+                entry = entries[0]
+                note = entry.get("note") or found.get("note")
+            elif len(entries) > 1:
+                raise AmbiguousError(f"Paper title is ambiguous: {_escape(reference)}; " + "; ".join(
+                    f"{_escape(e['title'])} ({e.get('arxiv_id') or e.get('doi') or e.get('reference')})"
+                    for e in entries))
+    except TransportError:
+        raise MetadataMiss(
+            f"Paper not found in the catalog: {_escape(reference)}; the public metadata lookup "
+            "is unavailable right now, retry later", unavailable=True) from None
+    if entry is None:
+        raise MetadataMiss(
+            f"Paper not found: {_escape(reference)}; {kind} tried in the catalog and in public "
+            f"metadata ({METADATA_SOURCES})")
+    result = dict(entry)
+    if note:
+        result["note"] = note
+    return result
+
+
+def quote_segment(reference: str) -> str:
+    from urllib.parse import quote
+
+    return quote(reference, safe="")
+
+
+def resolve_or_metadata(client: Any, raw: str) -> tuple[str | None, dict[str, Any] | None]:
+    """(catalog reference, None) when the catalog holds the paper; (None, metadata) otherwise.
+
+    Identifiers are used verbatim (the caller's request reveals a miss); titles are looked up
+    in the catalog first, then in public metadata.
+    """
     parsed = parse_reference(raw)
     if parsed.identifier:
-        return parsed.identifier
-    return resolve_title(client, parsed)
+        return parsed.identifier, None
+    try:
+        return resolve_title(client, parsed), None
+    except AmbiguousError:
+        raise
+    except NotFoundError as catalog_miss:
+        if parsed.slug:
+            raise
+        try:
+            entry = public_metadata(client, parsed.text, title=True)
+        except MetadataMiss as miss:
+            tail = ("the public metadata lookup is unavailable right now" if miss.unavailable
+                    else f"title also tried in public metadata ({METADATA_SOURCES})")
+            raise NotFoundError(f"{catalog_miss}; {tail}") from None
+    mapped = _catalog_reference(entry)
+    if mapped:
+        return mapped, None
+    return None, entry
+
+
+def resolve_in_catalog(client: Any, raw: str) -> str:
+    """A catalog reference, or OutsideCatalog naming where the paper is available."""
+    reference, metadata = resolve_or_metadata(client, raw)
+    if reference is None:
+        raise OutsideCatalog(raw.strip(), metadata or {})
+    return reference
+
+
+def identifier_fallback(client: Any, reference: str) -> tuple[str | None, dict[str, Any]]:
+    """After the catalog 404s on an identifier: (catalog reference to retry, entry) or
+    (None, metadata of a paper outside the catalog)."""
+    entry = public_metadata(client, reference, title=False)
+    return _catalog_reference(entry), entry

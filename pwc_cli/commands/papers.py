@@ -9,7 +9,7 @@ from typing import Any
 from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import extract_rows, fold, require_object
 from pwc_cli.errors import HTTPStatusError, ResponseError, UsageError
-from pwc_cli.references import resolve_paper
+from pwc_cli.references import identifier_fallback, resolve_or_metadata, resolve_paper
 from pwc_cli.transport import paper_segment
 
 MAX_AUTHORS = 10
@@ -81,10 +81,27 @@ def evaluations_page(client: Catalog, paper_id: str, page: int, page_size: int) 
     )
 
 
+def outside_catalog(metadata: dict[str, Any]) -> dict[str, Any]:
+    """A paper only public metadata knows: labelled links, never full text."""
+    return {**metadata, "in_catalog": False}
+
+
 @handler("paper info")
 def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
-    reference = resolve_paper(client, args.paper)
-    paper = dict(paper_detail(client, reference, bool(args.include_resources)))
+    reference, metadata = resolve_or_metadata(client, args.paper)
+    if reference is None:
+        return outside_catalog(metadata or {})
+    try:
+        paper = dict(paper_detail(client, reference, bool(args.include_resources)))
+    except HTTPStatusError as error:
+        if error.status != 404:
+            raise
+        mapped, entry = identifier_fallback(client, reference)
+        if mapped is None:
+            return outside_catalog(entry)
+        if mapped == reference:
+            raise
+        paper = dict(paper_detail(client, mapped, bool(args.include_resources)))
     if args.include_evals:
         paper_id = _paper_id(paper)
         collected: list[dict[str, Any]] = []

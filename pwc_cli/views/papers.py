@@ -10,6 +10,7 @@ from pwc_cli.render import (
     Rendered,
     cell_text,
     count,
+    link,
     markdown_table,
     more_hint,
     sections,
@@ -153,8 +154,18 @@ def paper_info(paper: dict[str, Any], args: argparse.Namespace, tty: bool) -> Re
         ("code_repositories", count(paper.get("code_repository_count"))),
         ("url", paper.get("url_abs") or paper.get("source_url")),
     ]
+    if paper.get("in_catalog") is False:
+        fields = [f for f in fields if f[0] in ("title", "published", "authors")]
+        fields += [("in_catalog", "false"), ("source", paper.get("source")),
+                   ("doi", paper.get("doi")), ("arxiv_id", paper.get("arxiv_id"))]
     header = "\n".join(f"{label}: {cell_text(v)}" for label, v in fields if cell_text(v))
     blocks = [header, "## Abstract\n\n" + (cell_text(paper.get("abstract")).strip() or "—")]
+    if paper.get("in_catalog") is False:
+        links = [f"- {link(str(a.get('label')), a.get('url'), False)}"
+                 for a in paper.get("available_at") or [] if isinstance(a, dict)]
+        note = [f"Note: {paper['note']}"] if paper.get("note") else []
+        return Rendered(sections(*blocks, "## Available at\n\n" + ("\n".join(links) or "- None"),
+                                 *note))
     if args.include_evals:
         blocks.append(evaluations_table((paper.get("evaluations") or {}).get("results") or []))
     blocks.append(

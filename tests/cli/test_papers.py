@@ -99,10 +99,13 @@ def test_ambiguous_title_lists_candidates(api: respx.MockRouter, pwc) -> None:
 
 def test_unknown_title_shows_closest_results(api: respx.MockRouter, pwc) -> None:
     api.get("/papers/search").respond(json=fixture("papers_search.json"))
+    api.get("/papers/No%20such%20paper/public-metadata").respond(422, json={"detail": "title"})
+    api.get("/papers/public-metadata/search").respond(json={"count": 0, "match": None, "results": []})
     result = pwc("paper", "info", "No such paper")
     assert result.code == 4
     assert result.err.startswith("pwc: Paper title not found: No such paper; closest results: ")
-    assert result.err.count(";") == 3
+    assert result.err.rstrip().endswith("title also tried in public metadata "
+                                        "(Hugging Face Papers, arXiv and Crossref)")
 
 
 def test_short_name_before_colon(api: respx.MockRouter, pwc) -> None:
