@@ -1,0 +1,295 @@
+"""The server's view of the catalog: CLI handlers run in-process through the shared cached
+transport, paper references resolved to one canonical ID, Markdown read in signed chunks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from fastmcp.exceptions import ToolError
+
+from pwc_cli.commands import Catalog as Transport
+from pwc_cli.commands import run as run_handler
+from pwc_cli.commands.papers import outside_catalog
+from pwc_cli.errors import (
+    AmbiguousError,
+    HTTPStatusError,
+    NotFoundError,
+    ResponseError,
+    UpstreamTimeout,
+    UsageError,
+)
+from pwc_cli.parser import namespace_for
+from pwc_cli.references import (
+    OutsideCatalog,
+    identifier_fallback,
+    parse_reference,
+    resolve_in_catalog,
+)
+from pwc_cli.transport import paper_segment
+from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
+
+log = logging.getLogger("pwc_mcp.catalog")
+CHUNK_LIMIT = 65_536
+_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+PAPER_COMMANDS = frozenset({"paper info", "paper evaluations", "paper read", "paper related",
+                            "paper lineage list"})
+
+
+@dataclass(frozen=True)
+class Chunk:
+    paper: str
+    markdown: str
+    truncated: bool
+    offset: int
+    content_version: str
+    next_cursor: str | None
+
+
+class CatalogService:
+    """Everything a tool needs; one per server process, shared by every tool call."""
+
+    def __init__(self, transport: Transport, cursors: CursorCodec, chunks: Any | None = None,
+                 *, chunk_limit: int = CHUNK_LIMIT) -> None:
+        self.transport = transport
+        self.cursors = cursors
+        self.chunks = chunks
+        self.chunk_limit = chunk_limit
+
+    # --- handlers ------------------------------------------------------------------------
+
+    def run(self, command: str, values: dict[str, Any]) -> Any:
+        """The CLI handler's JSON payload for these values (keyed by parser dest)."""
+        args = namespace_for(command, values)
+        if command in PAPER_COMMANDS:
+            try:
+                args.paper = self.resolve(args.paper)
+            except OutsideCatalog as outside:
+                if command == "paper info":  # metadata is the answer; other tools need the catalog
+                    return outside_catalog(outside.metadata)
+                raise
+        return run_handler(args, self.transport)
+
+    # --- paper references ----------------------------------------------------------------
+
+    def resolve(self, reference: str) -> str:
+        """Canonical reference: arXiv ID without version for arXiv papers, numeric ID otherwise."""
+        parsed = parse_reference(reference)
+        if parsed.identifier is None:
+            return self.resolve(resolve_in_catalog(self.transport, reference))
+        identifier = parsed.identifier
+        if identifier.isdigit():
+            try:
+                paper = self.transport.get_json(f"papers/{identifier}")
+            except HTTPStatusError as error:
+                if error.status != 404:
+                    raise
+                return self._outside(identifier)
+            arxiv = paper.get("arxiv_id") if isinstance(paper, dict) else None
+            return _strip_version(str(arxiv)) if arxiv else identifier
+        return _strip_version(identifier)
+
+    def _outside(self, identifier: str) -> str:
+        """The catalog 404'd on an identifier: retry a mapped paper, else say where it is."""
+        mapped, entry = identifier_fallback(self.transport, identifier)
+        if mapped and mapped != identifier:
+            return self.resolve(mapped)
+        raise OutsideCatalog(identifier, entry)
+
+    # --- Markdown chunks -----------------------------------------------------------------
+
+    def read(self, reference: str, cursor: str | None) -> Chunk:
+        reference = reference.strip()
+        if cursor:
+            state = self._continue(reference, cursor)
+        else:
+            paper = self.resolve(reference)
+            state = CursorState(reference=reference, paper=paper, content_version="",
+                                offset=0, limit=self.chunk_limit,
+                                expires_at=self.cursors.new_expiry())
+        return self._read_chunk(reference, state)
+
+    def _continue(self, reference: str, cursor: str) -> CursorState:
+        try:
+            return self.cursors.decode(cursor, reference)
+        except CursorError as error:
+            if error.kind != "mismatch" or error.state is None:
+                raise ToolError(f"invalid_argument: {error}") from None
+            if self.resolve(reference) != error.state.paper:
+                raise ToolError(
+                    "invalid_argument: continuation cursor belongs to a different paper; omit "
+                    "cursor to start reading this paper from the beginning"
+                ) from None
+            return error.state
+
+    def _read_chunk(self, reference: str, state: CursorState) -> Chunk:
+        key = (state.paper, state.content_version, state.offset, state.limit)
+        cached = self.chunks.get(repr(key)) if self.chunks and state.content_version else None
+        if cached is None:
+            cached = self._fetch_chunk(state)
+            if self.chunks is not None:
+                stored = (state.paper, cached[3], state.offset, state.limit)
+                self.chunks.set(repr(stored), cached, len(cached[0].encode()))
+        body, truncated, next_offset, version = cached
+        next_cursor = None
+        if truncated:
+            next_cursor = self.cursors.encode(CursorState(
+                reference=reference, paper=state.paper, content_version=version,
+                offset=next_offset, limit=state.limit, expires_at=state.expires_at))
+        return Chunk(state.paper, body, truncated, state.offset, version, next_cursor)
+
+    def _fetch_chunk(self, state: CursorState) -> tuple[str, bool, int, str]:
+        params = {"offset": state.offset, "limit": state.limit,
+                  "content_version": state.content_version or None}
+        path = f"research/papers/{paper_segment(state.paper)}/read"
+        try:
+            reply = self.transport.get(path, params)
+        except HTTPStatusError as error:
+            if error.status == 409:
+                raise ToolError("paper_changed: paper changed; restart reading from the "
+                                "beginning (omit cursor)") from None
+            if error.status == 404:
+                self._require_paper(state.paper)
+                raise ToolError("no_markdown: no stored Markdown is available for this paper") from None
+            raise
+        headers = reply.headers
+        version = headers.get("x-pwc-content-version", "")
+        truncated = headers.get("x-pwc-truncated")
+        next_offset = headers.get("x-pwc-next-offset")
+        if (not _HEX64.match(version) or truncated not in ("0", "1")
+                or (state.content_version and version != state.content_version)
+                or (truncated == "1") != (next_offset is not None)):
+            raise ResponseError("Papers API returned an invalid Markdown chunk")
+        try:
+            body = reply.body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ResponseError("Papers API returned an invalid Markdown chunk") from None
+        following = 0
+        if truncated == "1":
+            if not str(next_offset).isdigit() or int(str(next_offset)) <= state.offset:
+                raise ResponseError("Papers API Markdown offset did not advance")
+            following = int(str(next_offset))
+            if following != state.offset + len(reply.body):
+                raise ResponseError("Papers API returned an invalid Markdown chunk")
+        return body, truncated == "1", following, version
+
+    def _require_paper(self, paper: str) -> None:
+        """After a Markdown 404: is the paper missing (say where it is), or only its text?"""
+        try:
+            self.transport.get_json(f"papers/{paper_segment(paper)}")
+        except HTTPStatusError as error:
+            if error.status == 404:
+                self._outside(paper)
+            raise
+
+
+def _strip_version(identifier: str) -> str:
+    return re.sub(r"v\d+$", "", identifier, flags=re.IGNORECASE)
+
+
+# --- errors --------------------------------------------------------------------------------
+
+def _clean(text: str, limit: int = 200) -> str:
+    return _CONTROL.sub(" ", text).strip()[:limit]
+
+
+def tool_error(error: BaseException) -> ToolError:
+    """One stable, prefixed, content-safe message per failure class."""
+    if isinstance(error, ToolError):
+        return error
+    if isinstance(error, AmbiguousError):
+        return ToolError(f"ambiguous: {error}")
+    if isinstance(error, NotFoundError):
+        return ToolError(f"not_found: {error}")
+    if isinstance(error, UsageError):
+        return ToolError(f"invalid_argument: {error}")
+    if isinstance(error, UpstreamTimeout):
+        return ToolError("upstream_timeout: the Papers With Code catalog timed out")
+    if isinstance(error, HTTPStatusError):
+        if error.status == 404:
+            return ToolError("not_found: the requested catalog record does not exist")
+        if error.status in (400, 422):
+            detail = _detail(error.detail)
+            return ToolError(f"invalid_argument: {detail or 'the catalog rejected the request'}")
+        if error.status == 429:
+            return ToolError("rate_limited: the Papers With Code catalog is rate limiting; retry later")
+        return ToolError("upstream_error: the Papers With Code catalog request failed")
+    if isinstance(error, ResponseError):
+        message = str(error)
+        if message.startswith(_USER_PREFIXES):
+            return ToolError(f"invalid_argument: {message}")
+        if message in _SAFE_RESPONSE or message.startswith(_SAFE_PREFIXES):
+            return ToolError(f"upstream_error: {message}")
+    log.warning("generic catalog error type=%s", type(error).__name__)
+    return ToolError("upstream_error: the Papers With Code catalog request failed")
+
+
+def _detail(raw: str) -> str:
+    import json
+
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return _clean(raw)
+    detail = body.get("detail") if isinstance(body, dict) else None
+    return _clean(detail if isinstance(detail, str) else raw)
+
+
+# Our own wording (never upstream text): safe and useful to show.
+_SAFE_RESPONSE = frozenset({
+    "API returned invalid JSON", "API returned an unexpected response shape",
+    "API response did not contain a result list", "API response exceeded the client byte limit",
+})
+_SAFE_PREFIXES = ("Papers API did not confirm", "parameter filtering requires",
+                  "API returned a model outside", "API returned invalid evaluation pagination",
+                  "Papers API returned", "Papers API Markdown", "task page API",
+                  "benchmark trends API", "API response did not contain benchmark trends",
+                  "framework catalog returned", "Paper response did not contain an ID")
+_USER_PREFIXES = ("metric selection requires scanning", "Paper reference cannot be empty",
+                  "task inspection requires", "method inspection requires",
+                  "benchmark inspection requires")
+
+
+class Readiness:
+    """Cached catalog readiness for /health: never blocks a request on the upstream."""
+
+    def __init__(self, probe: Any, *, clock: Any = time.monotonic, ok_every: float = 30.0,
+                 retry_every: float = 5.0) -> None:
+        self._probe = probe
+        self._clock = clock
+        self._ok_every = ok_every
+        self._retry_every = retry_every
+        # A fresh process is ready until a probe says otherwise: /health must not report 503
+        # merely because no probe has finished yet.
+        self.ready = True
+        self._due = 0.0
+        self._lock = threading.Lock()
+        self._running = False
+
+    def poll(self) -> bool:
+        """Current state; starts a background probe when one is due (never waits for it)."""
+        with self._lock:
+            start = not self._running and self._clock() >= self._due
+            if start:
+                self._running = True
+        if start:
+            threading.Thread(target=self._run, name="pwc-readiness", daemon=True).start()
+        return self.ready
+
+    def _run(self) -> None:
+        ok = False
+        try:
+            ok = bool(self._probe())
+        except Exception:  # any failure means "not ready", and the probe must never wedge
+            ok = False
+        finally:
+            with self._lock:
+                self.ready = ok
+                self._due = self._clock() + (self._ok_every if ok else self._retry_every)
+                self._running = False

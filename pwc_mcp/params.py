@@ -1,0 +1,237 @@
+"""Tool parameters generated from the `pwc` parser, so the two can never drift apart.
+
+`TOOLS` maps each MCP tool to its CLI command; `RENAMES` holds the established MCP names of CLI
+dests; `MCP_ONLY` declares the few parameters that have no CLI flag. `signature_for(tool)` turns
+the command's research actions into an `inspect.Signature` with pydantic `Field` bounds, and
+`to_cli_values(tool, params)` maps validated tool arguments back to parser dests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import inspect
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from pwc_cli.parser import research_actions
+from pwc_cli.types import IntRange, finite_float, iso_date, metric_list, pareto_objectives
+
+HOSTED_ROW_CAP = 25
+MAX_TEXT = 500
+
+TOOLS: dict[str, str] = {
+    "search_papers": "search",
+    "get_paper_info": "paper info",
+    "get_paper_evaluations": "paper evaluations",
+    "read_paper": "paper read",
+    "list_papers": "paper list",
+    "list_recent_papers": "paper recent",
+    "list_trending_papers": "paper trending",
+    "get_related_papers": "paper related",
+    "get_paper_lineage": "paper lineage list",
+    "get_task": "task",
+    "list_tasks": "task list",
+    "get_method": "method",
+    "list_methods": "method list",
+    "get_conference": "conference",
+    "list_conferences": "conference list",
+    "get_organization": "organization",
+    "list_organizations": "organization list",
+    "get_framework": "framework",
+    "list_frameworks": "framework list",
+    "get_benchmark": "benchmark",
+    "list_benchmarks": "benchmark list",
+}
+
+# CLI dest → MCP parameter name (applies to every tool whose command has that dest).
+RENAMES = {
+    "start_date": "published_after",
+    "end_date": "published_before",
+    "author": "authors",
+    "order_dir": "order_direction",
+    "min_eval_count": "minimum_evaluations",
+    "include_evals": "include_evaluations",
+}
+
+
+@dataclass(frozen=True)
+class Extra:
+    """An MCP-only parameter: not a CLI flag, handled by the tool itself."""
+
+    annotation: Any
+    default: Any
+    description: str | None
+
+
+MCP_ONLY: dict[str, dict[str, Extra]] = {
+    "read_paper": {
+        "cursor": Extra(
+            Annotated[str | None, Field(max_length=2048)], None,
+            "next_cursor from the previous read_paper result; omit to start at the beginning",
+        ),
+    },
+    "get_paper_info": {
+        "repo_limit": Extra(
+            Annotated[int, Field(ge=1, le=10)], 5,
+            "most repositories and artifacts to return per kind, official first",
+        ),
+    },
+    "get_task": {
+        "benchmark_limit": Extra(
+            Annotated[int, Field(ge=1, le=10)], 10, "most benchmarks to return"
+        ),
+    },
+    **{
+        tool: {
+            "page": Extra(Annotated[int, Field(ge=1, le=100)], 1, None),
+            "limit": Extra(Annotated[int, Field(ge=1, le=HOSTED_ROW_CAP)], HOSTED_ROW_CAP, None),
+        }
+        for tool in ("list_conferences", "list_organizations", "list_frameworks")
+    },
+}
+
+
+def _mcp_name(tool: str, action: argparse.Action) -> str:
+    command = TOOLS[tool]
+    if action.dest == "name":
+        return command  # `task --name` is exposed as `task`, and so on
+    if action.dest == "page_size":
+        return "limit"
+    return RENAMES.get(action.dest, action.dest)
+
+
+_REDUNDANT = re.compile(r"\s*\((?:\d+-\d+)?(?:, )?(?:default [^)]*)?\)|;\s*repeatable(?: \(AND\))?")
+
+
+def describe(action: argparse.Action) -> str:
+    """The CLI help without what the schema already states (bounds, defaults, repetition)."""
+    return _REDUNDANT.sub("", (action.help or "").replace("%%", "%")).strip()
+
+
+# Parameters whose name, type and bounds say it all get no description (schemas cost tokens).
+SELF_EXPLANATORY = frozenset({"page", "limit", "order_by", "order_direction",
+                              "published_after", "published_before"})
+
+
+def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any]:
+    """(annotation, default) for one CLI action."""
+    help_text = None if name in SELF_EXPLANATORY else describe(action)
+    default = action.default
+    if isinstance(action, argparse._StoreTrueAction):
+        return Annotated[bool, Field(description=help_text)], False
+    if action.choices is not None:
+        choices = tuple(action.choices)
+        if set(choices) == {"true", "false"}:
+            return Annotated[bool | None, Field(description=help_text)], None
+        return Annotated[Literal[choices] | None if default is None else Literal[choices],  # type: ignore[valid-type]
+                         Field(description=help_text)], default
+    kind = action.type
+    if isinstance(kind, IntRange):
+        high = kind.maximum
+        if name == "limit":
+            high = min(high or HOSTED_ROW_CAP, HOSTED_ROW_CAP)
+            # A CLI default above the hosted cap becomes "unset": the tool applies the cap
+            # itself, so grouped listings (which take no page size) still work.
+            default = default if isinstance(default, int) and default <= high else None
+        field = Field(ge=kind.minimum, le=high, description=help_text)
+        return Annotated[int | None if default is None else int, field], default
+    if kind is iso_date:
+        return Annotated[dt.date | None, Field(description=help_text)], None
+    if kind is finite_float:
+        return Annotated[float | None, Field(description=help_text)], None
+    if isinstance(action, argparse._AppendAction):
+        if action.dest == "author":
+            return Annotated[list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
+                             Field(max_length=10, description=help_text)], []
+        bound = "minimum" if action.dest == "minimum_metrics" else "maximum"
+        return Annotated[dict[str, float] | None, Field(
+            description=f"{{metric name: {bound} value}}; names match case-insensitively")], None
+    if kind is metric_list:
+        return Annotated[list[str] | None, Field(min_length=1, description=help_text)], None
+    if kind is pareto_objectives:
+        return Annotated[list[str] | None, Field(min_length=2, description=(
+            "two or more objectives such as ['Top 1 Accuracy:higher', 'Params:lower']"))], None
+    if not action.option_strings or action.required:
+        return Annotated[str, Field(min_length=1, max_length=MAX_TEXT, description=help_text)], (
+            inspect.Parameter.empty)
+    limit = 32 if action.dest == "max_parameters" else MAX_TEXT
+    return Annotated[str | None, Field(max_length=limit, description=help_text)], None
+
+
+@dataclass(frozen=True)
+class ToolParams:
+    signature: inspect.Signature
+    to_dest: dict[str, str]  # MCP name → CLI dest (MCP-only names are absent)
+    extras: frozenset[str]
+
+
+def _build(tool: str) -> ToolParams:
+    params: list[inspect.Parameter] = []
+    to_dest: dict[str, str] = {}
+    for action in research_actions(TOOLS[tool]):
+        name = _mcp_name(tool, action)
+        annotation, default = _annotation(tool, action, name)
+        if action.dest == "name":  # an entity tool needs its entity
+            annotation = Annotated[str, Field(min_length=1, max_length=MAX_TEXT,
+                                              description=action.help)]
+            default = inspect.Parameter.empty
+        to_dest[name] = action.dest
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                                        annotation=annotation, default=default))
+    extras = MCP_ONLY.get(tool, {})
+    for name, extra in extras.items():
+        annotation = Annotated[extra.annotation, Field(description=extra.description)]
+        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
+                                        annotation=annotation, default=extra.default))
+    required = [p for p in params if p.default is inspect.Parameter.empty]
+    optional = [p for p in params if p.default is not inspect.Parameter.empty]
+    return ToolParams(inspect.Signature(required + optional), to_dest, frozenset(extras))
+
+
+PARAMS: dict[str, ToolParams] = {tool: _build(tool) for tool in TOOLS}
+
+
+def to_cli_values(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Validated tool arguments → values keyed by CLI dest, as the parser's converters expect."""
+    spec = PARAMS[tool]
+    values: dict[str, Any] = {}
+    for name, value in arguments.items():
+        dest = spec.to_dest.get(name)
+        if dest is None or value is None:
+            continue
+        if isinstance(value, bool) and dest == "is_open":
+            value = "true" if value else "false"
+        elif isinstance(value, dict):
+            value = [f"{metric}={number}" for metric, number in value.items()]
+        elif isinstance(value, list | tuple) and dest in ("require_metrics", "pareto"):
+            value = ",".join(str(item) for item in value) if value else None
+        elif isinstance(value, dt.date):
+            value = value.isoformat()
+        if value is None or value == []:
+            continue
+        values[dest] = value
+    return values
+
+
+def generated(tool: str):
+    """Decorator: give a `**params` tool function the signature generated for `tool`."""
+
+    def apply(fn):
+        spec = PARAMS[tool]
+
+        def wrapper(**kwargs: Any) -> Any:
+            return fn(**kwargs)
+
+        wrapper.__name__ = tool
+        wrapper.__qualname__ = tool
+        wrapper.__doc__ = fn.__doc__
+        # No return annotation: the tool passes its output schema explicitly.
+        wrapper.__signature__ = spec.signature  # type: ignore[attr-defined]
+        wrapper.__annotations__ = {p.name: p.annotation for p in spec.signature.parameters.values()}
+        return wrapper
+
+    return apply

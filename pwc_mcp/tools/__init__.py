@@ -1,0 +1,65 @@
+"""Tools by domain. Each module's `build(catalog)` returns a LocalProvider of decorated tools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastmcp.server.providers import LocalProvider
+from fastmcp.tools import Tool, ToolResult
+from mcp.types import TextContent, ToolAnnotations
+from pydantic import BaseModel
+
+from pwc_cli.commands.common import extract_rows
+from pwc_mcp.catalog import CatalogService, tool_error
+from pwc_mcp.models import compact_schema
+from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
+
+READ_ONLY = ToolAnnotations(
+    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=True
+)
+
+
+def compact_inputs(provider: LocalProvider) -> LocalProvider:
+    """Fold the generated input schemas (same constraints, fewer bytes; see compact_schema).
+
+    Validation still runs on the generated signature, so advertised and enforced rules agree.
+    """
+    for component in provider._components.values():
+        if isinstance(component, Tool):
+            component.parameters = compact_schema(component.parameters)
+    return provider
+
+
+def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any],
+               **overrides: Any) -> Any:
+    """Run the tool's CLI handler; every failure becomes one prefixed ToolError."""
+    values = to_cli_values(tool, params)
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        return catalog.run(TOOLS[tool], values)
+    except Exception as error:  # mapped to a stable message; details never reach the client
+        raise tool_error(error) from None
+
+
+def respond(model: BaseModel, text: str) -> ToolResult:
+    return ToolResult(content=[TextContent(type="text", text=text)], structured_content=model)
+
+
+def rows_of(payload: Any) -> tuple[list[dict[str, Any]], int | None]:
+    try:
+        return extract_rows(payload)
+    except Exception as error:
+        raise tool_error(error) from None
+
+
+def cap(rows: list[dict[str, Any]], limit: int | None = None) -> list[dict[str, Any]]:
+    return rows[: min(limit or HOSTED_ROW_CAP, HOSTED_ROW_CAP)]
+
+
+def next_page_of(payload: Any) -> int | None:
+    value = payload.get("next_page") if isinstance(payload, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def more(next_page: int | None) -> str:
+    return f" Next page: {next_page}." if next_page else ""

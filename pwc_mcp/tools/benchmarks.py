@@ -1,0 +1,98 @@
+"""Benchmark tools (leaderboards with constraints) and the benchmark resource."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastmcp.server.providers import LocalProvider
+from fastmcp.tools import ToolResult
+
+from pwc_mcp.catalog import CatalogService
+from pwc_mcp.models import Leaderboard, RecordPage, benchmark_summary, evaluation, lean_schema
+from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.tools import (
+    READ_ONLY,
+    cap,
+    compact_inputs,
+    more,
+    next_page_of,
+    payload_of,
+    respond,
+    rows_of,
+)
+from pwc_mcp.tools.papers import _as_resource
+from pwc_mcp.tools.taxonomy import grouped
+
+
+def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
+    payload = payload_of(catalog, "get_benchmark", params)
+    rows = [r for r in payload.get("results") or [] if isinstance(r, dict)]
+    bench = benchmark_summary(payload.get("benchmark") or {})
+    directions = payload.get("metric_directions")
+    model = Leaderboard(
+        benchmark=bench, evaluation_count=payload.get("count"),
+        matched_count=payload.get("matched_count"), page=payload.get("page") or 1,
+        next_page=payload.get("next_page"), evaluations=[evaluation(r) for r in cap(rows)],
+        metric_directions=directions if isinstance(directions, dict) else {}, data=payload,
+    )
+    lines = [f"## {bench.name}",
+             f"{model.evaluation_count} evaluation rows; {model.matched_count} match; returned "
+             f"{len(model.evaluations)} on page {model.page}. Ranks are task-scoped."
+             + more(model.next_page)]
+    for row in model.evaluations:
+        metrics = ", ".join(f"{k}: {v}" for k, v in row.metrics.items() if v is not None)
+        size = f", {row.num_parameters:,} params" if row.num_parameters else ""
+        lines.append(f"{row.best_rank or '—'}. {row.model_name} — {metrics}{size}")
+    return respond(model, "\n".join(lines))
+
+
+def build(catalog: CatalogService) -> LocalProvider:
+    provider = LocalProvider(on_duplicate="error")
+
+    @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(Leaderboard))
+    @generated("get_benchmark")
+    def get_benchmark(**params: Any) -> ToolResult:
+        """Leaderboard of one benchmark: state of the art under constraints. Filter by openness
+        and size (max_parameters "500M", "1.5B"); require metrics, set thresholds, sort, or keep
+        the Pareto frontier. Metric names match case-insensitively, by alias (AP/mAP,
+        top1/Accuracy) or by the one metric containing the request. Ranks are task-scoped."""
+        return leaderboard(catalog, params)
+
+    @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_benchmarks")
+    def list_benchmarks(**params: Any) -> ToolResult:
+        """Find benchmarks by name, by task (ranked by recent activity) or grouped by area; then
+        get_benchmark shows a leaderboard."""
+        group = bool(params.get("group_by_area") or params.get("area"))
+        limit = params.get("limit") or (None if group else HOSTED_ROW_CAP)
+        payload = payload_of(catalog, "list_benchmarks", {**params, "limit": limit})
+        if "results" in payload and payload.get("results") and "tasks" in payload["results"][0]:
+            items: list[dict[str, Any]] = []
+            for area in payload["results"]:
+                for task in area.get("tasks") or []:
+                    items.extend({**b, "task": task.get("name"), "area": area.get("name")}
+                                 for b in task.get("benchmarks") or [])
+            items = items[:HOSTED_ROW_CAP]
+            _, data = grouped(payload, "tasks")
+            return respond(RecordPage(items=items, count=len(items), data=data),
+                           f"Returned {len(items)} benchmarks grouped by area and task.")
+        rows, total = rows_of(payload)
+        next_page = next_page_of(payload)
+        text = f"Found {total} benchmarks." + more(next_page) + "".join(
+            f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in cap(rows))
+        return respond(RecordPage(items=cap(rows), count=total, page=params.get("page"),
+                                  next_page=next_page, data=payload), text)
+
+    @provider.resource("pwc://benchmarks/{benchmark}", name="benchmark",
+                       title="Benchmark leaderboard", mime_type="application/json",
+                       description="Canonical benchmark metadata and its leading evaluations "
+                       "(get_benchmark page 1).")
+    def benchmark_resource(benchmark: str) -> str:
+        result = _as_resource(lambda: leaderboard(catalog, {"benchmark": benchmark, "page": 1,
+                                                              "limit": 20}))
+        return json.dumps(result.structured_content, ensure_ascii=False)
+
+    return compact_inputs(provider)
+
+

@@ -1,0 +1,190 @@
+"""Paper tools (`pwc search`, `pwc paper …`) and the paper resource templates."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastmcp.exceptions import ResourceError, ToolError
+from fastmcp.server.providers import LocalProvider
+from fastmcp.tools import ToolResult
+
+from pwc_mcp.catalog import CatalogService, tool_error
+from pwc_mcp.models import (
+    EvaluationPage,
+    Lineage,
+    PaperInfo,
+    PaperPage,
+    PaperRead,
+    evaluation,
+    lean_schema,
+    paper_detail,
+    paper_summary,
+)
+from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.tools import (
+    READ_ONLY,
+    cap,
+    compact_inputs,
+    more,
+    next_page_of,
+    payload_of,
+    respond,
+    rows_of,
+)
+
+
+def paper_page(payload: Any, page: int | None = None) -> ToolResult:
+    rows, total = rows_of(payload)
+    items = [paper_summary(r) for r in cap(rows)]
+    next_page = next_page_of(payload)
+    lines = [f"Found {total if total is not None else len(items)} papers." + more(next_page)]
+    lines += [f"- {p.title} ({p.arxiv_id or p.id}, {p.published or 'undated'})" for p in items]
+    model = PaperPage(items=items, count=total, page=page, next_page=next_page, data=payload)
+    return respond(model, "\n".join(lines))
+
+
+def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
+    payload = payload_of(catalog, "get_paper_info", params, include_resources=True)
+    repo_limit = params.get("repo_limit") or 5
+    everything = bool(params.get("include_resources"))
+    paper = paper_detail(payload, repo_limit, everything)
+    count = None
+    data = dict(payload)
+    if not everything:
+        for key in ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces"):
+            data.pop(key, None)
+        data["repositories"] = [r.model_dump() for r in paper.repositories]
+    if isinstance(payload.get("evaluations"), dict):
+        rows = payload["evaluations"].get("results") or []
+        count = payload["evaluations"].get("count")
+        data["evaluations"] = {"count": count, "results": cap(rows),
+                               "note": "first 25 rows; page with get_paper_evaluations"}
+    text = [f"## {paper.title}", f"{paper.code_repository_count} code repositories; returned "
+            f"{len(paper.repositories)}."]
+    if paper.abstract:
+        text.append(paper.abstract)
+    return respond(PaperInfo(paper=paper, evaluation_count=count, data=data), "\n\n".join(text))
+
+
+def build(catalog: CatalogService) -> LocalProvider:
+    provider = LocalProvider(on_duplicate="error")
+    tool = provider.tool
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
+    @generated("search_papers")
+    def search_papers(**params: Any) -> ToolResult:
+        """Search papers by topic, title, author or arXiv ID (hybrid by default; "keyword" for
+        exact words). To filter by task, method, venue or author, use list_papers."""
+        return paper_page(payload_of(catalog, "search_papers", params), params.get("page"))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperInfo))
+    @generated("get_paper_info")
+    def get_paper_info(**params: Any) -> ToolResult:
+        """One paper: metadata, abstract, official code first. `paper` is an arXiv or catalog
+        ID, an arXiv/Hugging Face/Papers With Code URL, an exact title, or the short name before
+        a title's colon (e.g. "BERT")."""
+        return info_result(catalog, params)
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(EvaluationPage))
+    @generated("get_paper_evaluations")
+    def get_paper_evaluations(**params: Any) -> ToolResult:
+        """A paper's benchmark results, merged across task scopes, one page at a time."""
+        payload = payload_of(catalog, "get_paper_evaluations", params)
+        rows = [evaluation(r) for r in cap(payload.get("results") or [])]
+        model = EvaluationPage(paper=params["paper"].strip(), evaluation_count=payload.get("count"),
+                               page=payload.get("page") or 1, next_page=payload.get("next_page"),
+                               evaluations=rows, data=payload)
+        text = (f"Found {model.evaluation_count} evaluation rows; returned {len(rows)} on page "
+                f"{model.page}." + more(model.next_page))
+        return respond(model, text)
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperRead))
+    @generated("read_paper")
+    def read_paper(**params: Any) -> ToolResult:
+        """A paper's full text as Markdown, 64 KiB per call; while `truncated`, call again with
+        cursor=next_cursor."""
+        try:
+            chunk = catalog.read(params["paper"], params.get("cursor"))
+        except Exception as error:
+            raise tool_error(error) from None
+        model = PaperRead(paper=chunk.paper, truncated=chunk.truncated,
+                          next_cursor=chunk.next_cursor, offset=chunk.offset,
+                          content_version=chunk.content_version,
+                          data={"paper": chunk.paper, "markdown": chunk.markdown})
+        tail = ("\n\n[truncated: call read_paper again with cursor=next_cursor]"
+                if chunk.truncated else "")
+        return respond(model, chunk.markdown + tail)
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
+    @generated("list_papers")
+    def list_papers(**params: Any) -> ToolResult:
+        """List papers with exact filters (task, method, conference, framework, organization,
+        authors, dates, official code); fails rather than return unconfirmed filters."""
+        return paper_page(payload_of(catalog, "list_papers", params), params.get("page"))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
+    @generated("list_recent_papers")
+    def list_recent_papers(**params: Any) -> ToolResult:
+        """The most recently published papers."""
+        return paper_page(payload_of(catalog, "list_recent_papers", params))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
+    @generated("list_trending_papers")
+    def list_trending_papers(**params: Any) -> ToolResult:
+        """Papers gaining attention now (optionally only recent ones or above a velocity)."""
+        return paper_page(payload_of(catalog, "list_trending_papers", params))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
+    @generated("get_related_papers")
+    def get_related_papers(**params: Any) -> ToolResult:
+        """Papers the catalog relates to one paper."""
+        return paper_page(payload_of(catalog, "get_related_papers", params))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Lineage))
+    @generated("get_paper_lineage")
+    def get_paper_lineage(**params: Any) -> ToolResult:
+        """Explicit predecessor and successor links of a paper. Empty lists do not prove that
+        no such papers exist."""
+        payload = payload_of(catalog, "get_paper_lineage", params)
+
+        def items(key: str) -> list[dict[str, Any]]:
+            return [r for r in payload.get(key) or [] if isinstance(r, dict)][:HOSTED_ROW_CAP]
+
+        model = Lineage(paper=payload.get("paper") if isinstance(payload.get("paper"), dict) else None,
+                        predecessors=items("predecessors"), successors=items("successors"),
+                        data=payload)
+        text = (f"{len(model.predecessors)} predecessors, {len(model.successors)} successors "
+                "(explicit catalog links only).")
+        return respond(model, text)
+
+    @provider.resource("pwc://papers/{paper}", name="paper-info", title="Paper information",
+                       description="Canonical paper metadata (get_paper_info with defaults). "
+                       "Percent-encode a `/` in legacy arXiv IDs.",
+                       mime_type="application/json")
+    def paper_resource(paper: str) -> str:
+        result = _as_resource(lambda: info_result(catalog, {"paper": paper}))
+        return json.dumps(result.structured_content, ensure_ascii=False)
+
+    @provider.resource("pwc://papers/{paper}/markdown", name="paper-markdown",
+                       title="Paper Markdown", mime_type="text/markdown",
+                       description="The complete stored Markdown when it fits one 64 KiB "
+                       "response; longer papers are read with read_paper.")
+    def paper_markdown(paper: str) -> str:
+        chunk = _as_resource(lambda: catalog.read(paper, None))
+        if chunk.truncated:
+            raise ResourceError("invalid_argument: this paper's Markdown is longer than one "
+                                "response; read it with the read_paper tool and its cursor")
+        return chunk.markdown
+
+    return compact_inputs(provider)
+
+
+def _as_resource(produce: Any) -> Any:
+    """Resource reads report the same stable messages as tools."""
+    try:
+        return produce()
+    except ToolError as error:
+        raise ResourceError(str(error)) from None
+    except Exception as error:
+        raise ResourceError(str(tool_error(error))) from None

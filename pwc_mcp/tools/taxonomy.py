@@ -1,0 +1,180 @@
+"""Taxonomy tools: tasks, methods, conferences, organizations, frameworks; the task resource."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastmcp.server.providers import LocalProvider
+from fastmcp.tools import ToolResult
+
+from pwc_mcp.catalog import CatalogService
+from pwc_mcp.models import Record, RecordPage, lean_schema
+from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.tools import (
+    READ_ONLY,
+    cap,
+    compact_inputs,
+    more,
+    next_page_of,
+    payload_of,
+    respond,
+    rows_of,
+)
+from pwc_mcp.tools.papers import _as_resource
+
+TASK_FIELDS = ("id", "name", "slug", "description", "paper_count", "benchmark_count",
+               "evaluation_count", "level", "research_trends")
+
+
+def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
+    payload = payload_of(catalog, "get_task", params)
+    task = payload.get("task") or {}
+    limit = params.get("benchmark_limit") or 10
+    benchmarks = [b for b in payload.get("benchmarks") or [] if isinstance(b, dict)]
+    item = {key: task.get(key) for key in TASK_FIELDS if task.get(key) is not None}
+    item["area"] = payload.get("area")
+    item["parents"] = payload.get("parents") or []
+    item["children"] = payload.get("children") or []
+    item["benchmarks"] = benchmarks[:limit]
+    item["common_methods"] = payload.get("common_methods") or []
+    data = {**payload, "benchmarks": cap(benchmarks)}
+    lines = [f"## {task.get('name')}",
+             f"{task.get('paper_count')} papers; returned {len(item['benchmarks'])} benchmarks."]
+    lines += [f"- {b.get('name')} (`{b.get('slug') or b.get('id')}`)" for b in item["benchmarks"]]
+    return respond(Record(item=item, data=data), "\n".join(lines))
+
+
+def record(payload: Any, title: str) -> ToolResult:
+    item = payload if isinstance(payload, dict) else {"value": payload}
+    return respond(Record(item=item, data=payload), f"## {title}")
+
+
+def page_of(payload: dict[str, Any], page: int, limit: int, label: str) -> ToolResult:
+    """Client-side page of a complete list (conferences, organizations, frameworks)."""
+    rows, total = rows_of(payload)
+    start = (page - 1) * limit
+    shown = rows[start:start + limit]
+    next_page = page + 1 if start + limit < len(rows) else None
+    data = {**payload, "count": total if total is not None else len(rows), "results": shown,
+            "page": page, "next_page": next_page}
+    text = f"Found {data['count']} {label}; returned {len(shown)} on page {page}." + more(next_page)
+    return respond(RecordPage(items=shown, count=data["count"], page=page, next_page=next_page,
+                              data=data), text)
+
+
+def grouped(payload: dict[str, Any], key: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Flatten area → rows, keeping at most the hosted cap across all areas."""
+    items: list[dict[str, Any]] = []
+    areas = []
+    for area in payload.get("results") or []:
+        if not isinstance(area, dict):
+            continue
+        room = HOSTED_ROW_CAP - len(items)
+        rows = [r for r in area.get(key) or [] if isinstance(r, dict)][:max(room, 0)]
+        items.extend({**r, "area": area.get("name")} for r in rows)
+        areas.append({**area, key: rows})
+    return items, {**payload, "results": areas}
+
+
+def build(catalog: CatalogService) -> LocalProvider:
+    provider = LocalProvider(on_duplicate="error")
+    tool = provider.tool
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_task")
+    def get_task(**params: Any) -> ToolResult:
+        """A task by exact name, slug or ID: hierarchy, benchmarks by recent activity, common
+        methods, trending papers."""
+        return task_result(catalog, params)
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_tasks")
+    def list_tasks(**params: Any) -> ToolResult:
+        """Find tasks by name, area or level, or list the taxonomy with group_by_area."""
+        group = bool(params.get("group_by_area"))
+        limit = params.get("limit") or (None if group else HOSTED_ROW_CAP)
+        payload = payload_of(catalog, "list_tasks", {**params, "limit": limit})
+        if group:
+            items, data = grouped(payload, "tasks")
+            return respond(RecordPage(items=items, count=len(items), data=data),
+                           f"Returned {len(items)} tasks grouped by area.")
+        rows, total = rows_of(payload)
+        next_page = next_page_of(payload)
+        text = f"Found {total} tasks." + more(next_page) + "".join(
+            f"\n- {r.get('name')} (`{r.get('slug')}`)" for r in cap(rows))
+        return respond(RecordPage(items=cap(rows), count=total, page=params.get("page"),
+                                  next_page=next_page, data=payload), text)
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_method")
+    def get_method(**params: Any) -> ToolResult:
+        """A method (architecture, technique) by exact name, full name, slug or ID, with its
+        area and introducing paper."""
+        payload = payload_of(catalog, "get_method", params)
+        method = payload.get("method") or {}
+        text = f"## {method.get('name')}\n\n{method.get('paper_count')} papers."
+        return respond(Record(item=method, data=payload), text)
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_methods")
+    def list_methods(**params: Any) -> ToolResult:
+        """Find methods by name, area or introduction year."""
+        limit = params.get("limit") or HOSTED_ROW_CAP
+        payload = payload_of(catalog, "list_methods", {**params, "limit": limit})
+        rows, total = rows_of(payload)
+        next_page = next_page_of(payload)
+        return respond(RecordPage(items=cap(rows), count=total, page=params.get("page"),
+                                  next_page=next_page, data=payload),
+                       f"Found {total} methods." + more(next_page))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_conference")
+    def get_conference(**params: Any) -> ToolResult:
+        """A conference by exact name, slug or ID: dates, venue, tier, links."""
+        payload = payload_of(catalog, "get_conference", params)
+        return record(payload, str(payload.get("name")))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_conferences")
+    def list_conferences(**params: Any) -> ToolResult:
+        """Conferences, optionally of one year."""
+        payload = payload_of(catalog, "list_conferences", params)
+        return page_of(payload, params["page"], params["limit"], "conferences")
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_organization")
+    def get_organization(**params: Any) -> ToolResult:
+        """An organization (lab, company, university) by exact name, slug or ID."""
+        payload = payload_of(catalog, "get_organization", params)
+        return record(payload, str(payload.get("name")))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_organizations")
+    def list_organizations(**params: Any) -> ToolResult:
+        """Organizations, optionally only featured ones."""
+        payload = payload_of(catalog, "list_organizations", params)
+        return page_of(payload, params["page"], params["limit"], "organizations")
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_framework")
+    def get_framework(**params: Any) -> ToolResult:
+        """A software framework by exact name, slug or ID: when to use it, platforms, links."""
+        payload = payload_of(catalog, "get_framework", params)
+        return record(payload, str(payload.get("name")))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_frameworks")
+    def list_frameworks(**params: Any) -> ToolResult:
+        """Frameworks, filtered by domain, category or platform (exact, case-insensitive)."""
+        payload = payload_of(catalog, "list_frameworks", params)
+        return page_of(payload, params["page"], params["limit"], "frameworks")
+
+    @provider.resource("pwc://tasks/{task}", name="task", title="Research task",
+                       description="Canonical task metadata and benchmarks (get_task).",
+                       mime_type="application/json")
+    def task_resource(task: str) -> str:
+        result = _as_resource(lambda: task_result(catalog, {"task": task}))
+        return json.dumps(result.structured_content, ensure_ascii=False)
+
+    return compact_inputs(provider)

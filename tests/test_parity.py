@@ -1,0 +1,66 @@
+"""Parity: every research flag of every read-only `pwc` command is a tool parameter, and every
+tool parameter is either a CLI flag or declared MCP-only in one table (pwc_mcp.params)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+from fastmcp import Client
+
+from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, research_actions
+from pwc_cli.transport import CatalogClient
+from pwc_mcp.catalog import CatalogService
+from pwc_mcp.cursors import CursorCodec
+from pwc_mcp.params import MCP_ONLY, RENAMES, TOOLS
+from pwc_mcp.server import build_server
+
+ENTITY = {"task", "method", "conference", "organization", "framework", "benchmark"}
+
+
+def expected_name(command: str, dest: str) -> str:
+    if dest == "name":
+        return command
+    if dest == "page_size":
+        return "limit"
+    return RENAMES.get(dest, dest)
+
+
+@pytest.fixture(scope="module")
+def advertised() -> dict[str, set[str]]:
+    catalog = CatalogService(CatalogClient("http://127.0.0.1:9/api/v1"),
+                             CursorCodec(secrets.token_bytes(32)))
+
+    async def names() -> dict[str, set[str]]:
+        async with Client(build_server(catalog)) as client:
+            return {t.name: set(t.input_schema["properties"]) for t in await client.list_tools()}
+
+    return asyncio.run(names())
+
+
+def test_exactly_one_tool_per_research_command(advertised: dict[str, set[str]]) -> None:
+    assert set(advertised) == set(TOOLS)
+    assert sorted(TOOLS.values()) == sorted(RESEARCH_COMMANDS)
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_flags_and_parameters_match(tool: str, advertised: dict[str, set[str]]) -> None:
+    command = TOOLS[tool]
+    flags = {expected_name(command, a.dest) for a in research_actions(command)}
+    params = advertised[tool]
+    missing = flags - params
+    assert not missing, f"{tool}: CLI research flags without a parameter: {missing}"
+    extra = params - flags - set(MCP_ONLY.get(tool, {}))
+    assert not extra, f"{tool}: parameters without a CLI flag: {extra}"
+
+
+def test_presentation_flags_have_no_parameter(advertised: dict[str, set[str]]) -> None:
+    for params in advertised.values():
+        assert not params & PRESENTATION_FLAGS
+
+
+def test_entity_tools_expose_the_entity_name(advertised: dict[str, set[str]]) -> None:
+    for tool, command in TOOLS.items():
+        if command in ENTITY:
+            assert command in advertised[tool] and "name" not in advertised[tool]
