@@ -1,0 +1,272 @@
+"""Offline sample of the Papers With Code catalog API v1.
+
+A small, read-only, v1-compatible HTTP API over bundled data (``data/catalog.json``) for demos
+and end-to-end tests: ``start_sample_catalog()`` runs a real uvicorn server on a free loopback
+port in a background thread, with fault injection (``Faults``) and counters (``Stats``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+__all__ = [
+    "Faults",
+    "RunningCatalog",
+    "SampleStore",
+    "Stats",
+    "create_app",
+    "serve",
+    "start_sample_catalog",
+]
+OVERSIZE_BYTES = 2 * 1024 * 1024 + 1  # one byte over the clients' 2 MiB response ceiling
+
+
+@dataclass
+class _Rule:
+    kind: str
+    remaining: int
+    prefix: str
+    status: int = 500
+    with_length: bool = True
+
+
+class Faults:
+    """Mutable, thread-safe fault injection applied to ``/api/v1`` requests.
+
+    ``latency`` (seconds) delays every response; each rule answers the next ``times`` requests
+    whose path (relative to /api/v1, e.g. ``papers/search``) starts with ``path_prefix``.
+    """
+
+    def __init__(self, latency: float = 0.0) -> None:
+        self._lock = threading.Lock()
+        self._rules: list[_Rule] = []
+        self.latency = latency
+
+    def _add(self, rule: _Rule) -> None:
+        if rule.remaining <= 0:
+            return
+        prefix = rule.prefix.lstrip("/")
+        rule.prefix = prefix.removeprefix("api/v1/")
+        with self._lock:
+            self._rules.append(rule)
+
+    def fail(self, status: int = 500, times: int = 1, path_prefix: str = "") -> None:
+        """Answer ``status`` with ``{"detail": "injected failure"}``."""
+        self._add(_Rule("fail", times, path_prefix, status=status))
+
+    def oversize(self, times: int = 1, path_prefix: str = "", with_length: bool = True) -> None:
+        """Answer with 2 MiB + 1 byte, announced by Content-Length or (``with_length=False``) chunked."""
+        self._add(_Rule("oversize", times, path_prefix, with_length=with_length))
+
+    def invalid_json(self, times: int = 1, path_prefix: str = "") -> None:
+        """Answer 200 ``application/json`` with a truncated JSON body."""
+        self._add(_Rule("invalid_json", times, path_prefix))
+
+    def reset(self) -> None:
+        """Drop pending rules and set latency back to 0."""
+        with self._lock:
+            self._rules.clear()
+            self.latency = 0.0
+
+    def take(self, path: str) -> _Rule | None:
+        """Consume one use of the first rule matching ``path``, or None."""
+        with self._lock:
+            for rule in self._rules:
+                if path.startswith(rule.prefix):
+                    rule.remaining -= 1
+                    if rule.remaining <= 0:
+                        self._rules.remove(rule)
+                    return rule
+        return None
+
+
+class Stats:
+    """Thread-safe counters: requests per path relative to /api/v1, and accepted TCP connections."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._requests: Counter[str] = Counter()
+        self._connections = 0
+
+    @property
+    def requests(self) -> dict[str, int]:
+        """Snapshot: decoded path relative to /api/v1 (e.g. ``papers/search``) -> request count."""
+        with self._lock:
+            return dict(self._requests)
+
+    @property
+    def connections(self) -> int:
+        with self._lock:
+            return self._connections
+
+    def total(self) -> int:
+        with self._lock:
+            return sum(self._requests.values())
+
+    def reset(self) -> None:
+        with self._lock:
+            self._requests.clear()
+            self._connections = 0
+
+    def record_request(self, path: str) -> None:
+        with self._lock:
+            self._requests[path] += 1
+
+    def record_connection(self) -> None:
+        with self._lock:
+            self._connections += 1
+
+
+def _fault_response(rule: _Rule) -> Response:
+    if rule.kind == "fail":
+        return JSONResponse({"detail": "injected failure"}, status_code=rule.status)
+    if rule.kind == "invalid_json":
+        return Response(b'{"count": 1, "results": [{"id": "1",', media_type="application/json")
+    head = b'{"count":0,"results":[],"padding":"'
+    body = head + b"x" * (OVERSIZE_BYTES - len(head) - 2) + b'"}'
+    if rule.with_length:
+        return Response(body, media_type="application/json")
+    # No Content-Length: the client must enforce its ceiling while reading a chunked body.
+    chunks = (body[i : i + 65536] for i in range(0, len(body), 65536))
+    return StreamingResponse(chunks, media_type="application/json")
+
+
+class FaultMiddleware:
+    """Counts /api/v1 requests, then applies latency and any pending fault before routing."""
+
+    def __init__(self, app: ASGIApp, faults: Faults, stats: Stats) -> None:
+        self.app, self.faults, self.stats = app, faults, stats
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or not path.startswith("/api/v1/"):
+            await self.app(scope, receive, send)
+            return
+        relative = path.removeprefix("/api/v1/")
+        self.stats.record_request(relative)
+        if self.faults.latency > 0:
+            await asyncio.sleep(self.faults.latency)
+        rule = self.faults.take(relative)
+        await (self.app if rule is None else _fault_response(rule))(scope, receive, send)
+
+
+# Imported after the classes above: app.create_app imports them from this package.
+from pwc_mcp.sample.app import API_PREFIX, create_app  # noqa: E402
+from pwc_mcp.sample.store import SampleStore  # noqa: E402
+
+
+def _counting_protocol(stats: Stats) -> type[asyncio.Protocol]:
+    """uvicorn's h11 protocol, counting each accepted TCP connection (not each request)."""
+
+    class CountingH11Protocol(H11Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+            stats.record_connection()
+            super().connection_made(transport)  # type: ignore[arg-type]
+
+    return CountingH11Protocol
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on accepted sockets whose listener
+    # says so, and without it every keep-alive response waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}{API_PREFIX}"
+
+
+def _server(app: Starlette, stats: Stats) -> uvicorn.Server:
+    config = uvicorn.Config(
+        app,
+        http=_counting_protocol(stats),
+        ws="none",
+        lifespan="off",
+        access_log=False,
+        log_level="warning",
+        log_config=None,  # leave the host process's logging configuration alone
+        timeout_graceful_shutdown=2,
+    )
+    return uvicorn.Server(config)
+
+
+@dataclass
+class RunningCatalog:
+    """A sample catalog served in a background thread (see ``start_sample_catalog``)."""
+
+    url: str
+    faults: Faults
+    stats: Stats
+    store: SampleStore
+    _server: uvicorn.Server = field(repr=False)
+    _thread: threading.Thread = field(repr=False)
+    _socket: socket.socket = field(repr=False)
+
+    def stop(self) -> None:
+        """Stop the server and wait for its thread; safe to call twice."""
+        self._server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=10)
+        self._socket.close()
+
+
+@contextmanager
+def start_sample_catalog(
+    host: str = "127.0.0.1", port: int = 0, latency: float = 0.0
+) -> Iterator[RunningCatalog]:
+    """Run a real uvicorn server on ``host:port`` (0 = a free port) until the block exits."""
+    store, faults = SampleStore(), Faults(latency)
+    app = create_app(store, faults)
+    sock = _bind(host, port)
+    server = _server(app, app.state.stats)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="pwc-sample-catalog", daemon=True
+    )
+    running = RunningCatalog(
+        _url(host, sock.getsockname()[1]), faults, app.state.stats, store, server, thread, sock
+    )
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:  # poll the server's own flag; connecting would count as a connection
+        if not thread.is_alive() or time.monotonic() > deadline:
+            running.stop()
+            raise RuntimeError("the sample catalog server did not start")
+        time.sleep(0.005)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def serve(host: str = "127.0.0.1", port: int = 8765, latency: float = 0.0) -> None:
+    """Serve the sample catalog in the foreground until interrupted; prints ``PWC_API_URL=…``."""
+    app = create_app(SampleStore(), Faults(latency))
+    sock = _bind(host, port)
+    print(f"PWC_API_URL={_url(host, sock.getsockname()[1])}", flush=True)
+    try:
+        _server(app, app.state.stats).run(sockets=[sock])
+    finally:
+        sock.close()

@@ -1,0 +1,488 @@
+"""Data loading and query logic of the offline sample catalog.
+
+Everything is read once from ``data/catalog.json`` into plain dicts; the HTTP layer (``app.py``)
+only validates parameters and shapes pages. Records are never mutated after loading, except the
+paper Markdown, which ``set_markdown`` swaps atomically under a lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from pwc_mcp.sample.views import CatalogViews
+
+Json = dict[str, Any]
+DATA_DIR = Path(__file__).with_name("data")
+SITE = "https://paperswithcode.co"
+MODERN_ARXIV = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$", re.IGNORECASE)
+LEGACY_ARXIV = re.compile(r"^([a-z][a-z.\-]*/\d{7})(?:v(\d+))?$", re.IGNORECASE)
+DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
+_BRACKETED = re.compile(r"^(.*\S)\s*\[(\d+)\]$")  # "Jian Sun [1187]": a name shared by two authors
+_PHRASE = re.compile(r'"([^"]*)"')
+_WORD = re.compile(r"\w+")
+_STOPWORDS = frozenset(re.findall(r"\w+", "a an and are as at by for from in is of on or the to"))
+RESOURCE_KEYS = ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces")
+# Lookups try fields in this order, like the clients' exact matching (name beats slug beats id).
+MATCH_FIELDS = {
+    "task": ("name", "slug", "id"),
+    "method": ("name", "full_name", "slug", "id"),
+    "dataset": ("name", "full_name", "slug", "id"),
+}
+PAPER_LINKS = {k: k + "s" for k in ("task", "method", "organization", "framework")}
+
+
+class ApiError(Exception):
+    """An HTTP error answer: a status and the JSON ``detail`` member."""
+
+    def __init__(self, status: int, detail: Any) -> None:
+        super().__init__(str(detail))
+        self.status, self.detail = status, detail
+
+
+def _pick(record: Json, fields: str) -> Json:
+    return {k: record[k] for k in fields.split()}
+
+
+def fold(value: Any) -> str:
+    """Whitespace-collapsed, casefolded text (the clients' comparison rule)."""
+    return " ".join(str(value).split()).casefold()
+
+
+def norm_title(title: str) -> str:
+    """Title key of the public-metadata search: casefolded, punctuation dropped."""
+    return " ".join(re.sub(r"[^\w\s]|_", " ", title.casefold()).split())
+
+
+def split_arxiv(ref: str) -> tuple[str, int | None] | None:
+    """(ID without version, version or None) for a modern or legacy arXiv ID."""
+    match = MODERN_ARXIV.match(ref) or LEGACY_ARXIV.match(ref)
+    return (match.group(1), int(match.group(2)) if match.group(2) else None) if match else None
+
+
+def long_appendix(kib: int) -> str:
+    """Deterministic filler that makes one paper's Markdown span several 64 KiB chunks.
+
+    Every sentence carries multi-byte UTF-8 (é, —, ∑, CJK, emoji), so chunk boundaries regularly
+    fall inside a character and readers must cut back to a character boundary.
+    """
+    fragments = (
+        "Head {h} of layer {l} attends to the previous token — the “look-back” pattern. ",
+        "The café ablation removes {h} heads and BLEU drops by 0.{d}; naïve pruning hurts. ",
+        "For all {n} queries ∑ᵢ αᵢ = 1 holds and ‖W_O‖ stays below {l}.{h}. ",
+        "Throughput reaches {n} tokens/s on eight GPUs 🚀 after {w} warm-up steps. ",
+        "Label smoothing ε = 0.1 trades perplexity for BLEU (Δ = +0.{d}), see Table {l}. ",
+        "多头注意力 head {h} tracks coreference; 🤖 sentence {n} resolves “it” correctly. ",
+        "Phases θ = pos / 10000^(2i/d) wrap after {w} positions ≈ 2π·10⁴ — résumé in Figure {d}. ",
+    )
+    parts = ["\n## Appendix — extended ablation notes (generated sample text)\n"]
+    size, n = len(parts[0].encode()), 0
+    while size < kib * 1024:
+        section = n // 24 + 1
+        heading = f"\n### A.{section} Ablation set {section} · λ = {section / 10:.1f}\n\n"
+        pieces = [heading] if n % 24 == 0 else []
+        values = {"h": n % 8 + 1, "l": n % 6 + 1, "d": n % 9 + 1, "n": 512 + 37 * n, "w": 4000 + n}
+        pieces.append(fragments[(n * 3 + section) % len(fragments)].format(**values))
+        pieces += ["\n\n"] if n % 4 == 3 else []
+        parts += pieces
+        size += sum(len(piece.encode()) for piece in pieces)
+        n += 1
+    return "".join(parts) + "\n"
+
+
+class SampleStore:
+    """The loaded sample catalog and the paper, Markdown and public-metadata queries."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        path = path or DATA_DIR / "catalog.json"
+        raw = json.loads(path.read_text("utf-8"))
+        self.as_of = date.fromisoformat(raw["as_of"])
+        self.areas: dict[str, Json] = {a["id"]: a for a in raw["areas"]}
+        self.tasks: dict[str, Json] = {t["id"]: dict(t) for t in raw["tasks"]}
+        for task in self.tasks.values():
+            task["level"], parent = 0, task["parent_id"]
+            while parent:
+                task["level"], parent = task["level"] + 1, self.tasks[parent]["parent_id"]
+        self.organizations = {o["id"]: dict(o) for o in raw["organizations"]}
+        self.conferences = {c["id"]: dict(c) for c in raw["conferences"]}
+        self.methods = {m["id"]: dict(m) for m in raw["methods"]}
+        self.framework_tree: Json = raw["frameworks"]
+        categories = [c for d in self.framework_tree["domains"] for c in d["categories"]]
+        self.frameworks: dict[str, Json] = {f["id"]: f for c in categories for f in c["frameworks"]}
+        self.datasets: dict[str, Json] = {d["id"]: d for d in raw["datasets"]}
+        self.authors: dict[str, Json] = {}
+        self._authors_by_name: dict[str, list[Json]] = {}
+        for author in raw["authors"]:
+            self._register_author(dict(author))
+        self.papers: dict[str, Json] = {}
+        self._by_key: dict[str, Json] = {}  # casefolded arXiv ID or DOI -> paper
+        for entry in raw["papers"]:
+            self._add_paper(entry)
+        self._link_papers()
+        self.views = CatalogViews(self, raw["leaderboards"])
+        self.public_records: list[Json] = raw["public_metadata"]
+        self._lock = threading.Lock()
+        self._markdown: dict[str, tuple[bytes, str]] = {}
+        for ref, spec in raw["markdown"].items():
+            text = (path.parent / "markdown" / spec["file"]).read_text("utf-8")
+            appendix = long_appendix(spec["appendix_kib"]) if "appendix_kib" in spec else ""
+            self.set_markdown(ref, text + appendix)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def _register_author(self, author: Json) -> None:
+        if author["id"] in self.authors:
+            raise ValueError(f"duplicate author id {author['id']}")
+        self.authors[author["id"]] = author
+        self._authors_by_name.setdefault(fold(author["name"]), []).append(author)
+
+    def _author(self, entry: str) -> Json:
+        bracketed = _BRACKETED.match(entry)
+        if bracketed:
+            return self.authors[bracketed.group(2)]
+        known = self._authors_by_name.get(fold(entry), [])
+        if len(known) > 1:
+            raise ValueError(f"author {entry!r} is ambiguous in the data; write 'Name [id]'")
+        if known:
+            return known[0]
+        # An id derived from the name stays the same when papers are added or reordered.
+        digest = int(hashlib.sha256(fold(entry).encode()).hexdigest()[:12], 16)
+        number = 1_000_000 + digest % 9_000_000
+        while str(number) in self.authors:
+            number += 1
+        self._register_author(author := {"id": str(number), "name": entry, "hf_username": None})
+        return author
+
+    def _add_paper(self, entry: Json) -> None:
+        paper = dict(entry, trending=entry.get("trending", 0.0))
+        arxiv, repos = paper.get("arxiv_id"), paper.get("repositories", [])
+        paper["author_refs"] = [self._author(a) for a in paper["authors"]]
+        official = paper.get("has_official_implementation", any(r["is_official"] for r in repos))
+        paper["row"] = {
+            "id": paper["id"],
+            "arxiv_id": arxiv,
+            "slug": paper.get("slug")
+            or "-".join(re.findall(r"[a-z0-9]+", paper["title"].casefold())[:6]),
+            "route_identifier": arxiv or paper["id"],
+            "title": paper["title"],
+            "authors": [a["name"] for a in paper["author_refs"]],
+            "published": paper["published"],
+            "citation_count": paper["citation_count"],
+            "has_official_implementation": official,
+            "code_repository_count": paper.get("code_repository_count", len(repos)),
+            "url_abs": f"https://arxiv.org/abs/{arxiv}" if arxiv else None,
+            "source_url": paper.get("source_url"),
+        }
+        self.papers[paper["id"]] = paper
+        for key in (arxiv, paper.get("doi")):
+            if key:
+                self._by_key[key.casefold()] = paper
+
+    def _link_papers(self) -> None:
+        papers = list(self.papers.values())
+        for paper in papers:
+            paper["successors"] = [
+                p["id"] for p in papers if paper["id"] in p.get("predecessors", ())
+            ]
+        for kind, key in PAPER_LINKS.items():
+            for record in self.table(kind).values():
+                record["papers"] = [p for p in papers if record["id"] in p.get(key, ())]
+        for conf in self.conferences.values():
+            conf["papers"] = [p for p in papers if p.get("conference") == conf["slug"]]
+
+    # -- entities and authors ------------------------------------------------------------------
+
+    def table(self, kind: str) -> dict[str, Json]:
+        return getattr(self, kind + "s")  # tasks, methods, datasets, conferences, ...
+
+    def find(self, kind: str, value: str) -> Json | None:
+        """Exact (casefolded) match on the kind's fields in priority order."""
+        target, records = fold(value), self.table(kind).values()
+        for field in MATCH_FIELDS.get(kind, ("name", "slug", "id")) if target else ():
+            for record in records:
+                if record.get(field) is not None and fold(record[field]) == target:
+                    return record
+        return None
+
+    def require(self, kind: str, value: str) -> Json:
+        record = self.find(kind, value)
+        if record is None:
+            raise ApiError(404, f"{kind.capitalize()} not found: {value}")
+        return record
+
+    def resolve_author(self, ref: str) -> Json:
+        """An author filter value: numeric id, ``@hf_username`` or exact normalized name."""
+        text = ref.strip()
+        if text.isdigit():
+            found = [a for a in self.authors.values() if int(a["id"]) == int(text)]
+        elif text.startswith("@"):
+            handle = text[1:].strip().casefold()
+            found = [a for a in self.authors.values() if fold(a["hf_username"] or "") == handle]
+        else:
+            found = self._authors_by_name.get(fold(text), [])
+        if len(found) > 1:
+            detail = {"code": "ambiguous_author", "reference": ref}
+            raise ApiError(409, detail | {"candidates": [dict(a) for a in found]})
+        if not found:
+            raise ApiError(404, f"Author not found: {ref}")
+        return dict(found[0])
+
+    # -- papers --------------------------------------------------------------------------------
+
+    def find_paper(self, ref: str) -> Json | None:
+        """Catalog paper for a numeric id or an arXiv ID (a version suffix must exist)."""
+        ref = ref.strip()
+        if ref.isdigit():
+            return self.papers.get(str(int(ref)))
+        parsed = split_arxiv(ref)
+        paper = self._by_key.get(parsed[0].casefold()) if parsed else None
+        if (
+            paper
+            and parsed
+            and parsed[1] is not None
+            and not 1 <= parsed[1] <= paper.get("versions", 1)
+        ):
+            return None
+        return paper
+
+    def paper(self, ref: str) -> Json:
+        paper = self.find_paper(ref)
+        if paper is None:
+            raise ApiError(404, "Not found.")
+        return paper
+
+    def summary(self, paper: Json, resources: bool = False, methods: bool = False) -> Json:
+        row = dict(paper["row"])
+        if methods:
+            row["methods"] = [self._ref(self.methods[m]) for m in paper.get("methods", [])]
+        if resources:
+            row.update({key: list(paper.get(key, [])) for key in RESOURCE_KEYS})
+        return row
+
+    @staticmethod
+    def _ref(record: Json) -> Json:
+        return {"id": record["id"], "name": record["name"], "slug": record["slug"]}
+
+    def detail(self, paper: Json, resources: bool) -> Json:
+        arxiv = paper.get("arxiv_id")
+        conf = self.find("conference", paper.get("conference") or "")
+        detail = self.summary(paper) | {
+            "abstract": paper["summary"],
+            "url_pdf": f"https://arxiv.org/pdf/{arxiv}" if arxiv else None,
+            "source": "arxiv" if arxiv else "external",
+            "conference_name": conf["name"] if conf else None,
+            "conference": conf["slug"] if conf else None,
+        }
+        for kind, key in PAPER_LINKS.items():
+            if kind != "framework":
+                detail[key] = [self._ref(self.table(kind)[i]) for i in paper.get(key, [])]
+        if resources:
+            detail.update({key: list(paper.get(key, [])) for key in RESOURCE_KEYS})
+        for field, ids in (
+            ("predecessor_papers", paper.get("predecessors", [])),
+            ("successor_papers", paper["successors"]),
+        ):
+            rows = [self.papers[i]["row"] for i in ids]
+            detail[field] = [_pick(r, "id title route_identifier published") for r in rows]
+        return detail
+
+    def lineage(self, paper: Json) -> Json:
+        def ref(p: Json) -> Json:
+            row = p["row"]
+            return {
+                "id": row["id"],
+                "reference": row["route_identifier"],
+                **_pick(row, "arxiv_id title"),
+            }
+
+        return {
+            "paper": ref(paper),
+            "predecessors": [ref(self.papers[i]) for i in paper.get("predecessors", [])],
+            "successors": [ref(self.papers[i]) for i in paper["successors"]],
+        }
+
+    def related(self, paper: Json, limit: int) -> list[Json]:
+        """Curated related papers first, then papers sharing the most tasks."""
+        chosen = [self.papers[i] for i in paper.get("related", [])]
+        seen, tasks = {paper["id"], *(p["id"] for p in chosen)}, set(paper.get("tasks", []))
+        others = [
+            p
+            for p in self.papers.values()
+            if p["id"] not in seen and tasks & set(p.get("tasks", ()))
+        ]
+        others.sort(
+            key=lambda p: (-len(tasks & set(p["tasks"])), -p["citation_count"], int(p["id"]))
+        )
+        return (chosen + others)[:limit]
+
+    def search(self, query: str, mode: str) -> list[Json]:
+        """Deterministic search. Quoted phrases must appear in the title or summary; keyword mode
+        needs every token somewhere (title, summary, authors, IDs); hybrid/semantic rank by word
+        overlap (title 3, author 2, summary 1, ID 5). An exact title match always comes first."""
+        phrases = [fold(p) for p in _PHRASE.findall(query) if p.strip()]
+        words_in_query = (w.strip("\"'.,;:!?()[]") for w in fold(_PHRASE.sub(" ", query)).split())
+        tokens = [t for t in words_in_query if t]
+        words = {w for t in tokens for w in _WORD.findall(t)}
+        words, whole = (words - _STOPWORDS) or words, fold(query.strip().strip('"'))
+        hits: list[tuple[tuple[Any, ...], Json]] = []
+        for paper in self.papers.values() if tokens or phrases else ():
+            title, text = fold(paper["title"]), fold(paper["summary"])
+            names = fold(" ".join(paper["row"]["authors"]))
+            ids = f"{paper['id']} {fold(paper.get('arxiv_id') or '')}"
+            if any(p not in f"{title} {text}" for p in phrases):
+                continue
+            if mode == "keyword":
+                if not all(t in f"{title} {text} {names} {ids}" for t in tokens):
+                    continue
+                score = sum(t in title for t in tokens)
+            else:
+                bags = [set(_WORD.findall(s)) | set(s.split()) for s in (title, names, text, ids)]
+                weights = zip((3, 2, 1, 5), bags, strict=True)
+                score = sum(weight * len(words & bag) for weight, bag in weights)
+                if words and not score:
+                    continue
+            rank = (title != whole, -score, -paper["citation_count"], int(paper["id"]))
+            hits.append((rank, paper))
+        return [paper for _, paper in sorted(hits, key=lambda hit: hit[0])]
+
+    def filter_papers(
+        self, papers: list[Json], search: str | None, entities: dict[str, Json], authors: list[Json]
+    ) -> list[Json]:
+        """The ``papers/`` filters: topic words, linked entities and authors (AND semantics)."""
+        for kind, record in entities.items():
+            if kind == "conference":
+                papers = [p for p in papers if p.get("conference") == record["slug"]]
+            else:
+                papers = [p for p in papers if record["id"] in p.get(PAPER_LINKS[kind], [])]
+        for author in authors:
+            papers = [p for p in papers if author["id"] in {a["id"] for a in p["author_refs"]}]
+        words = fold(search or "").split()
+        return [p for p in papers if all(w in fold(f"{p['title']} {p['summary']}") for w in words)]
+
+    def recent_cutoff(self, days: int) -> str:
+        return (self.as_of - timedelta(days=days)).isoformat()
+
+    # -- Markdown ------------------------------------------------------------------------------
+
+    @staticmethod
+    def markdown_key(paper: Json) -> str:
+        """arXiv papers are keyed by arXiv ID, external papers by numeric id (as upstream)."""
+        return paper.get("arxiv_id") or paper["id"]
+
+    def markdown(self, paper: Json) -> tuple[bytes, str]:
+        """(UTF-8 bytes, content version) of the paper's Markdown, or 404."""
+        with self._lock:
+            entry = self._markdown.get(self.markdown_key(paper))
+        if entry is None:
+            raise ApiError(404, "No Markdown is stored for this paper.")
+        return entry
+
+    def set_markdown(self, ref: str, text: str) -> None:
+        """Replace (or add) a paper's Markdown; the content version (sha256) follows the bytes."""
+        paper = self.find_paper(ref)
+        if paper is None:
+            raise KeyError(f"unknown paper: {ref}")
+        data = text.encode("utf-8")
+        with self._lock:
+            self._markdown[self.markdown_key(paper)] = (data, hashlib.sha256(data).hexdigest())
+
+    # -- public metadata -----------------------------------------------------------------------
+
+    def _identify(self, ref: str) -> tuple[str, str] | None:
+        """Classify a reference as ("arxiv"|"doi"|"id"|"slug"|"url", value); None for a title."""
+        if ref.lower().startswith(("http://", "https://")):
+            url = urlsplit(ref)
+            host, path = url.netloc.lower().removeprefix("www."), unquote(url.path).strip("/")
+            for prefix in ("arxiv.org/abs/", "arxiv.org/pdf/", "huggingface.co/papers/"):
+                if f"{host}/{path}".startswith(prefix):
+                    inner = f"{host}/{path}"[len(prefix) :].removesuffix(".pdf")
+                    return self._identify(inner) or ("url", ref)
+            if host in ("doi.org", "dx.doi.org"):
+                return ("doi", path)
+            if host == "paperswithcode.co" and path.startswith("paper/"):
+                return self._identify(path[6:]) or ("slug", path[6:])
+            return ("url", ref)
+        for prefix in ("arxiv:", "doi:"):
+            if ref.lower().startswith(prefix):
+                return self._identify(ref[len(prefix) :].strip())
+        if DOI_RE.match(ref):
+            return ("doi", ref)
+        parsed = split_arxiv(ref)
+        return ("arxiv", parsed[0]) if parsed else ("id", ref) if ref.isdigit() else None
+
+    def _catalog_entry(self, paper: Json) -> Json:
+        row = paper["row"]
+        return {
+            "in_catalog": True,
+            "source": "catalog",
+            "id": row["id"],
+            "arxiv_id": row["arxiv_id"],
+            "title": row["title"],
+            "catalog_paper": _pick(row, "id arxiv_id route_identifier title"),
+            "available_at": [
+                {"label": "Papers With Code", "url": f"{SITE}/paper/{row['route_identifier']}"}
+            ],
+        }
+
+    @staticmethod
+    def _public_entry(record: Json, reference: str | None = None) -> Json:
+        arxiv, doi = record["arxiv_id"], record["doi"]
+        links = [("arXiv abstract", "abs"), ("arXiv PDF", "pdf")] if arxiv else []
+        links = [(label, f"https://arxiv.org/{kind}/{arxiv}") for label, kind in links]
+        if arxiv and MODERN_ARXIV.match(arxiv):
+            links.append(("Hugging Face Papers", f"https://huggingface.co/papers/{arxiv}"))
+        links += [("Publisher (DOI)", f"https://doi.org/{doi}")] if doi else []
+        fields = ("arxiv_id", "doi", "title", "authors", "abstract", "published")
+        entry = {
+            "in_catalog": False,
+            "source": record["source"],
+            "reference": reference or arxiv or doi,
+        }
+        entry |= {k: record.get(k) for k in fields}
+        return entry | {"available_at": [{"label": label, "url": url} for label, url in links]}
+
+    def public_metadata(self, reference: str) -> Json:
+        """§2.28: a catalog mapping (in_catalog true), a public-only record, 404, or 422 for titles."""
+        ref = reference.strip()
+        kind = self._identify(ref)
+        if kind is None:
+            raise ApiError(422, "Not a paper identifier; search titles with public-metadata/search")
+        kind_name, value = kind
+        if kind_name in ("arxiv", "id"):
+            paper = self.find_paper(value)
+        elif kind_name == "slug":
+            paper = next((p for p in self.papers.values() if p["row"]["slug"] == fold(value)), None)
+        else:
+            paper = self._by_key.get(value.casefold()) if kind_name == "doi" else None
+        if paper is not None:
+            return self._catalog_entry(paper)
+        field = {"arxiv": "arxiv_id", "doi": "doi"}.get(kind_name)
+        for record in self.public_records if field else ():
+            if fold(record[field] or "") == fold(value):
+                return self._public_entry(record, ref)
+        raise ApiError(404, f"No public metadata found for {ref}")
+
+    def public_search(self, title: str) -> Json:
+        """Exact normalized title match, else the single arXiv paper with that "Name:" prefix."""
+        target = norm_title(title)
+        entries = [
+            (p["title"], p["row"]["arxiv_id"], self._catalog_entry(p)) for p in self.papers.values()
+        ]
+        entries += [(r["title"], r["arxiv_id"], self._public_entry(r)) for r in self.public_records]
+        exact = [entry | {"match": "exact"} for t, _, entry in entries if norm_title(t) == target]
+        if exact:
+            return {"count": len(exact), "match": "exact", "note": None, "results": exact}
+        names = [(t.split(":")[0], e) for t, arxiv, e in entries if arxiv and ":" in t]
+        prefixed = [(name, e) for name, e in names if norm_title(name) == target]
+        if target and len(prefixed) == 1:
+            name = prefixed[0][0]
+            note = f'No exact title match; returning the only arXiv paper whose title starts with "{name}:".'
+            entry = prefixed[0][1] | {"match": "name_prefix", "note": note}
+            return {"count": 1, "match": "name_prefix", "note": note, "results": [entry]}
+        return {"count": 0, "match": None, "note": None, "results": []}
