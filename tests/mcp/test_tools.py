@@ -1,0 +1,202 @@
+"""Every tool, resource template and prompt, in memory, against the sample catalog on loopback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastmcp import Client
+
+from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
+from pwc_mcp.sample import RunningCatalog
+from tests.mcp.conftest import call, error_of, is_json
+
+pytestmark = pytest.mark.anyio
+
+REFERENCE_TOOLS_LIST_BYTES = 48_371
+
+
+async def test_twenty_one_annotated_tools(client: Client) -> None:
+    tools = await client.list_tools()
+    assert sorted(t.name for t in tools) == sorted(TOOLS)
+    for tool in tools:
+        hints = tool.annotations
+        assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint,
+                hints.open_world_hint) == (True, False, True, True), tool.name
+        assert tool.description and len(tool.description) > 20
+        assert tool.output_schema and "data" in tool.output_schema["properties"]
+        assert "schema_version" in tool.output_schema["properties"]
+
+
+async def test_tools_list_is_lean(client: Client) -> None:
+    tools = await client.list_tools()
+    dumped = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
+    size = len(json.dumps(dumped, separators=(",", ":")))
+    assert size <= 0.6 * REFERENCE_TOOLS_LIST_BYTES, size
+
+
+async def test_limits_are_capped_at_25_on_every_list_tool(client: Client) -> None:
+    for tool in await client.list_tools():
+        limit = tool.input_schema["properties"].get("limit")
+        if limit is not None:
+            assert limit["maximum"] <= HOSTED_ROW_CAP, tool.name
+    text = await error_of(client, "list_papers", limit=26)
+    assert text.startswith("invalid_argument: limit: ")
+
+
+async def test_search_defaults_to_hybrid(client: Client, sample: RunningCatalog) -> None:
+    search = {t.name: t for t in await client.list_tools()}["search_papers"]
+    assert search.input_schema["properties"]["mode"]["default"] == "hybrid"
+    assert search.input_schema["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
+    structured, text = await call(client, "search_papers", query="transformer")
+    assert structured["schema_version"] == "v1" and structured["items"]
+    assert structured["data"]["results"], "data carries the CLI payload"
+    assert text.startswith("Found ") and not is_json(text)
+
+
+SMOKE = [
+    ("search_papers", {"query": "attention", "limit": 3}),
+    ("get_paper_info", {"paper": "1706.03762"}),
+    ("get_paper_evaluations", {"paper": "1706.03762"}),
+    ("read_paper", {"paper": "1706.03762"}),
+    ("list_papers", {"task": "image-classification"}),
+    ("list_recent_papers", {"limit": 5}),
+    ("list_trending_papers", {}),
+    ("get_related_papers", {"paper": "1706.03762"}),
+    ("get_paper_lineage", {"paper": "1810.04805"}),
+    ("get_task", {"task": "image-classification"}),
+    ("list_tasks", {}),
+    ("get_method", {"method": "transformer"}),
+    ("list_methods", {"search": "attention"}),
+    ("get_conference", {"conference": "iclr-2014"}),
+    ("list_conferences", {}),
+    ("get_organization", {"organization": "google"}),
+    ("list_organizations", {}),
+    ("get_framework", {"framework": "pytorch"}),
+    ("list_frameworks", {"domain": "deep-learning"}),
+    ("get_benchmark", {"benchmark": "imagenet"}),
+    ("list_benchmarks", {"search": "image"}),
+]
+
+
+@pytest.mark.parametrize(("tool", "arguments"), SMOKE, ids=[s[0] for s in SMOKE])
+async def test_every_tool_returns_structured_content_with_data(
+    client: Client, tool: str, arguments: dict
+) -> None:
+    structured, text = await call(client, tool, **arguments)
+    assert structured["schema_version"] == "v1"
+    assert "data" in structured and structured["data"] is not None
+    assert text and not is_json(text), "the text fallback is a summary, not the JSON again"
+    rows = structured.get("items") or structured.get("evaluations") or []
+    assert len(rows) <= HOSTED_ROW_CAP
+
+
+async def test_paper_info_is_compact_and_official_first(client: Client) -> None:
+    compact, text = await call(client, "get_paper_info", paper="1706.03762")
+    paper = compact["paper"]
+    assert paper["title"] == "Attention Is All You Need" and text.startswith("## Attention")
+    assert all(r["is_official"] for r in paper["repositories"])
+    assert paper["hf_models"] == [] and paper["project_pages"] == []
+    full, _ = await call(client, "get_paper_info", paper="1706.03762", include_resources=True,
+                         repo_limit=2)
+    repositories = full["paper"]["repositories"]
+    assert 0 < len(repositories) <= 2 and repositories[0]["is_official"]
+
+
+async def test_leaderboard_with_constraints(client: Client) -> None:
+    structured, text = await call(
+        client, "get_benchmark", benchmark="ImageNet", max_parameters="100M",
+        minimum_metrics={"top1": 70}, sort_metric="Top 1 Accuracy", limit=5)
+    rows = structured["evaluations"]
+    assert rows and len(rows) <= 5
+    assert all(r["num_parameters"] is not None and r["num_parameters"] <= 100_000_000 for r in rows)
+    scores = [r["metrics"]["Top 1 Accuracy"] for r in rows]
+    assert scores == sorted(scores, reverse=True) and min(scores) >= 70
+    assert structured["matched_count"] >= len(rows)
+    assert structured["metric_directions"].get("Top 1 Accuracy") == "higher"
+    assert text.startswith("## ImageNet")
+
+
+async def test_pareto_selection(client: Client) -> None:
+    structured, _ = await call(client, "get_benchmark", benchmark="imagenet",
+                               pareto=["Top 1 Accuracy:higher", "GFLOPs:lower"])
+    rows = structured["evaluations"]
+    assert rows
+    for a in rows:
+        for b in rows:
+            better = (b["metrics"]["Top 1 Accuracy"] >= a["metrics"]["Top 1 Accuracy"]
+                      and b["metrics"]["GFLOPs"] <= a["metrics"]["GFLOPs"])
+            strictly = (b["metrics"]["Top 1 Accuracy"] > a["metrics"]["Top 1 Accuracy"]
+                        or b["metrics"]["GFLOPs"] < a["metrics"]["GFLOPs"])
+            assert not (better and strictly), "a frontier row is dominated"
+
+
+@pytest.mark.parametrize(("tool", "arguments", "prefix"), [
+    ("get_task", {"task": "no-such-task"}, "not_found: Task not found: no-such-task"),
+    ("get_paper_info", {"paper": "Neural Architecture Search with Reinforcement Learning"},
+     "ambiguous: Paper title is ambiguous"),
+    ("get_paper_info", {"paper": "9999.99999"}, "not_found: "),
+    ("get_benchmark", {"benchmark": "imagenet", "max_parameters": "3K"},
+     "invalid_argument: argument --max-parameters: expected a positive integer"),
+    ("get_benchmark", {"benchmark": "imagenet", "sort_metric": "latency"},
+     "invalid_argument: unknown metric(s): latency; available metrics: "),
+    ("get_paper_info", {"paper": "https://doi.org/10.1145/3065386"},
+     "invalid_argument: Paper URL not supported"),
+    ("search_papers", {"query": "x", "published_after": "2021-02-01",
+                       "published_before": "2021-01-01"},
+     "invalid_argument: start date must be on or before end date"),
+    ("search_papers", {"query": "x", "published_after": "2021-13-01"},
+     "invalid_argument: published_after: "),
+    ("search_papers", {"query": "x", "bogus": 1}, "invalid_argument: bogus: "),
+    ("list_papers", {"authors": [f"a{i}" for i in range(11)]}, "invalid_argument: authors: "),
+])
+async def test_errors_are_prefixed_and_readable(client: Client, tool, arguments, prefix) -> None:
+    text = await error_of(client, tool, **arguments)
+    assert text.startswith(prefix), text
+    assert "validation error" not in text and "pydantic" not in text
+
+
+async def test_upstream_failures_are_generic(client: Client, sample: RunningCatalog) -> None:
+    sample.faults.fail(500, times=1, path_prefix="papers/search")
+    assert await error_of(client, "search_papers", query="x") == (
+        "upstream_error: the Papers With Code catalog request failed")
+    sample.faults.invalid_json(times=1, path_prefix="papers/search")
+    assert await error_of(client, "search_papers", query="x") == (
+        "upstream_error: API returned invalid JSON")
+    sample.faults.oversize(times=1, path_prefix="papers/recent")
+    assert await error_of(client, "list_recent_papers") == (
+        "upstream_error: API response exceeded the client byte limit")
+
+
+async def test_resource_templates(client: Client) -> None:
+    templates = await client.list_resource_templates()
+    assert sorted(t.uri_template for t in templates) == sorted([
+        "pwc://papers/{paper}", "pwc://papers/{paper}/markdown", "pwc://tasks/{task}",
+        "pwc://benchmarks/{benchmark}"])
+    assert all(t.title and t.description for t in templates)
+    paper = json.loads((await client.read_resource("pwc://papers/1706.03762"))[0].text)
+    assert paper["paper"]["title"] == "Attention Is All You Need"
+    task = json.loads((await client.read_resource("pwc://tasks/image-classification"))[0].text)
+    assert task["item"]["slug"] == "image-classification"
+    bench = json.loads((await client.read_resource("pwc://benchmarks/imagenet"))[0].text)
+    assert bench["benchmark"]["slug"] == "imagenet" and bench["evaluations"]
+    markdown = (await client.read_resource("pwc://papers/904512/markdown"))[0].text
+    assert markdown.startswith("#")
+
+
+async def test_long_markdown_resource_points_to_read_paper(client: Client) -> None:
+    from mcp import MCPError
+
+    with pytest.raises(MCPError, match="read_paper"):
+        for paper in ("1706.03762", "1810.04805", "1512.03385", "2010.11929"):
+            await client.read_resource(f"pwc://papers/{paper}/markdown")
+
+
+async def test_prompts(client: Client) -> None:
+    prompts = {p.name: p for p in await client.list_prompts()}
+    assert set(prompts) == {"find_papers", "compare_leaderboard", "survey_task"}
+    assert all(p.title and p.description for p in prompts.values())
+    for name, argument in (("find_papers", "topic"), ("compare_leaderboard", "benchmark"),
+                           ("survey_task", "task")):
+        result = await client.get_prompt(name, {argument: "vision transformers"})
+        assert "'vision transformers'" in result.messages[0].content.text
