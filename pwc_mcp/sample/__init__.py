@@ -8,19 +8,18 @@ port in a background thread, with fault injection (``Faults``) and counters (``S
 from __future__ import annotations
 
 import asyncio
-import socket
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import uvicorn
-from starlette.applications import Starlette
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from pwc_mcp.localserver import Running, bind, config, origin, serve_in_thread
 
 __all__ = [
     "Faults",
@@ -179,38 +178,8 @@ def _counting_protocol(stats: Stats) -> type[asyncio.Protocol]:
     return CountingH11Protocol
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on accepted sockets whose listener
-    # says so, and without it every keep-alive response waits ~40 ms for a delayed ACK.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    sock.setblocking(False)
-    return sock
-
-
 def _url(host: str, port: int) -> str:
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}{API_PREFIX}"
-
-
-def _server(app: Starlette, stats: Stats) -> uvicorn.Server:
-    config = uvicorn.Config(
-        app,
-        http=_counting_protocol(stats),
-        ws="none",
-        lifespan="off",
-        access_log=False,
-        log_level="warning",
-        log_config=None,  # leave the host process's logging configuration alone
-        timeout_graceful_shutdown=2,
-    )
-    return uvicorn.Server(config)
+    return origin(host, port) + API_PREFIX
 
 
 @dataclass
@@ -221,16 +190,11 @@ class RunningCatalog:
     faults: Faults
     stats: Stats
     store: SampleStore
-    _server: uvicorn.Server = field(repr=False)
-    _thread: threading.Thread = field(repr=False)
-    _socket: socket.socket = field(repr=False)
+    _running: Running = field(repr=False)
 
     def stop(self) -> None:
         """Stop the server and wait for its thread; safe to call twice."""
-        self._server.should_exit = True
-        if self._thread.is_alive():
-            self._thread.join(timeout=10)
-        self._socket.close()
+        self._running.stop()
 
 
 @contextmanager
@@ -240,33 +204,21 @@ def start_sample_catalog(
     """Run a real uvicorn server on ``host:port`` (0 = a free port) until the block exits."""
     store, faults = SampleStore(), Faults(latency)
     app = create_app(store, faults)
-    sock = _bind(host, port)
-    server = _server(app, app.state.stats)
-    thread = threading.Thread(
-        target=server.run, kwargs={"sockets": [sock]}, name="pwc-sample-catalog", daemon=True
-    )
-    running = RunningCatalog(
-        _url(host, sock.getsockname()[1]), faults, app.state.stats, store, server, thread, sock
-    )
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:  # poll the server's own flag; connecting would count as a connection
-        if not thread.is_alive() or time.monotonic() > deadline:
-            running.stop()
-            raise RuntimeError("the sample catalog server did not start")
-        time.sleep(0.005)
-    try:
-        yield running
-    finally:
-        running.stop()
+    protocol = _counting_protocol(app.state.stats)
+    with serve_in_thread(
+        app, host=host, port=port, name="pwc-sample-catalog", http=protocol, lifespan="off"
+    ) as running:
+        yield RunningCatalog(running.origin + API_PREFIX, faults, app.state.stats, store, running)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, latency: float = 0.0) -> None:
     """Serve the sample catalog in the foreground until interrupted; prints ``PWC_API_URL=…``."""
     app = create_app(SampleStore(), Faults(latency))
-    sock = _bind(host, port)
+    sock = bind(host, port)
     print(f"PWC_API_URL={_url(host, sock.getsockname()[1])}", flush=True)
     try:
-        _server(app, app.state.stats).run(sockets=[sock])
+        uvicorn.Server(config(app, http=_counting_protocol(app.state.stats), lifespan="off")).run(
+            sockets=[sock]
+        )
     finally:
         sock.close()

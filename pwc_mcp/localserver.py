@@ -1,0 +1,96 @@
+"""A real uvicorn server in a background thread on a loopback socket: for the sample catalog,
+end-to-end tests and benchmarks. The socket is bound before the thread starts, so the port is
+known and free of races."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+
+def bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on accepted sockets whose listener
+    # says so, and without it every keep-alive response waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(512)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+def origin(host: str, port: int) -> str:
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+def config(
+    app: Any, *, http: type[asyncio.Protocol] | str = "auto", lifespan: str = "on"
+) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        http=http,
+        ws="none",
+        lifespan=lifespan,
+        access_log=False,
+        log_level="warning",
+        log_config=None,  # leave the host process's logging configuration alone
+        proxy_headers=False,
+        timeout_graceful_shutdown=2,
+    )
+
+
+@dataclass
+class Running:
+    origin: str
+    port: int
+    server: uvicorn.Server
+    thread: threading.Thread
+    sock: socket.socket
+
+    def stop(self) -> None:
+        """Stop the server and wait for its thread; safe to call twice."""
+        self.server.should_exit = True
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)
+        self.sock.close()
+
+
+@contextmanager
+def serve_in_thread(
+    app: Any,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    name: str = "server",
+    http: type[asyncio.Protocol] | str = "auto",
+    lifespan: str = "on",
+) -> Iterator[Running]:
+    sock = bind(host, port)
+    server = uvicorn.Server(config(app, http=http, lifespan=lifespan))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=name, daemon=True)
+    port = sock.getsockname()[1]
+    running = Running(origin(host, port), port, server, thread, sock)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:  # the server's own flag: connecting would count as a connection
+        if not thread.is_alive() or time.monotonic() > deadline:
+            running.stop()
+            raise RuntimeError(f"the {name} did not start")
+        time.sleep(0.005)
+    try:
+        yield running
+    finally:
+        running.stop()
