@@ -117,6 +117,10 @@ class Settings:
             values["cursor_key_ephemeral"] = False
         if previous is not None:
             values["cursor_key_previous"] = previous.encode()
+        if values.get("rate_limit_storage", "memory://") != "memory://" and current is None:
+            problems.append("PWC_MCP_RATE_LIMIT_STORAGE shared by replicas needs "
+                            "PWC_MCP_CURSOR_KEY_CURRENT: replicas must hash client identities "
+                            "with the same key")
         if (level := text("LOG_LEVEL")) is not None:
             if level.upper() in LOG_LEVELS:
                 values["log_level"] = level.upper()

@@ -1,0 +1,184 @@
+"""Client identity rules, hashing and the bounded identity table."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+
+from pwc_mcp.config import Settings
+from pwc_mcp.identity import IdentityHasher, IdentityTable, client_identity, parse_ip
+from pwc_mcp.limits import RateLimiter, identity_key
+
+NGINX = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("fd00::/64"))
+
+
+def scope(peer: str | None, *headers: tuple[str, str]) -> dict:
+    return {
+        "type": "http",
+        "client": (peer, 50000) if peer else None,
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers],
+    }
+
+
+def xff(value: str) -> tuple[str, str]:
+    return ("X-Forwarded-For", value)
+
+
+def tag(value: str) -> tuple[str, str]:
+    return ("X-PwC-MCP-Client", value)
+
+
+# -- direct peers ------------------------------------------------------------------------------
+
+
+def test_direct_peer_is_the_identity():
+    assert client_identity(scope("203.0.113.5")) == "ip:203.0.113.5"
+
+
+def test_non_loopback_peer_ignores_forwarding_and_tags():
+    s = scope("192.168.1.2", xff("203.0.113.9"), tag("chat-1"))
+    assert client_identity(s) == "ip:192.168.1.2"
+    assert client_identity(scope("10.9.9.9", tag("chat-1"))) == "ip:10.9.9.9"
+
+
+def test_missing_peer_is_unknown_and_trusts_nothing():
+    assert client_identity(scope(None, xff("203.0.113.9"), tag("x"))) == "unknown"
+
+
+def test_ipv6_peers_group_by_64_and_mapped_ipv4_is_ipv4():
+    a = client_identity(scope("2001:db8:1:2::1"))
+    b = client_identity(scope("2001:db8:1:2:ffff::9"))
+    assert a == b == "ip6:2001:db8:1:2::/64"
+    assert client_identity(scope("2001:db8:1:3::1")) != a
+    assert client_identity(scope("::ffff:198.51.100.7")) == "ip:198.51.100.7"
+
+
+# -- loopback peer (nginx on the same host) ------------------------------------------------------
+
+
+def test_loopback_peer_uses_right_most_hop():
+    assert client_identity(scope("127.0.0.1", xff("203.0.113.9"))) == "ip:203.0.113.9"
+    assert client_identity(scope("::1", xff("203.0.113.9"))) == "ip:203.0.113.9"
+
+
+def test_forged_left_most_value_never_changes_identity():
+    # nginx appends ($proxy_add_x_forwarded_for): the client wrote everything left of its hop.
+    forged = [
+        "1.1.1.1, 203.0.113.9",
+        "evil, 10.0.0.1, 203.0.113.9",
+        "203.0.113.77,203.0.113.9",
+    ]
+    for value in forged:
+        assert client_identity(scope("127.0.0.1", xff(value))) == "ip:203.0.113.9"
+    # two header lines are one list, in order
+    s = scope("127.0.0.1", xff("6.6.6.6"), xff("203.0.113.9"))
+    assert client_identity(s) == "ip:203.0.113.9"
+
+
+def test_invalid_right_most_hop_falls_back_to_peer():
+    for value in ("not-an-ip", "203.0.113.9, garbage", "unknown", "1.2.3.4.5", "fe80::1%eth0"):
+        assert client_identity(scope("127.0.0.1", xff(value))) == "ip:127.0.0.1"
+
+
+def test_hop_with_port_or_brackets_is_parsed():
+    assert client_identity(scope("127.0.0.1", xff("203.0.113.9:443"))) == "ip:203.0.113.9"
+    s = scope("127.0.0.1", xff("[2001:db8::1]:443"))
+    assert client_identity(s) == "ip6:2001:db8::/64"
+
+
+def test_loopback_client_without_xff_may_name_itself():
+    assert client_identity(scope("127.0.0.1", tag("chat-0123abcd"))) == "client:chat-0123abcd"
+    assert client_identity(scope("::1", tag("a" * 128))) == "client:" + "a" * 128
+    assert client_identity(scope("127.0.0.1", tag("A1.b_c:d-e"))) == "client:A1.b_c:d-e"
+
+
+@pytest.mark.parametrize("value", ["", "a" * 129, "has space", "a/b", "-lead", ".x", "é", "a\tb"])
+def test_invalid_client_tag_falls_back_to_peer(value):
+    assert client_identity(scope("127.0.0.1", tag(value))) == "ip:127.0.0.1"
+
+
+def test_xff_wins_over_tag_and_two_tags_are_ignored():
+    s = scope("127.0.0.1", xff("203.0.113.9"), tag("chat-1"))
+    assert client_identity(s) == "ip:203.0.113.9"
+    s = scope("127.0.0.1", xff("garbage"), tag("chat-1"))  # XFF present: no self-naming
+    assert client_identity(s) == "ip:127.0.0.1"
+    assert client_identity(scope("127.0.0.1", tag("a"), tag("b"))) == "ip:127.0.0.1"
+
+
+# -- trusted proxy CIDRs --------------------------------------------------------------------------
+
+
+def test_trusted_proxy_right_most_untrusted_hop():
+    s = scope("10.0.0.5", xff("203.0.113.9"))
+    assert client_identity(s, NGINX) == "ip:203.0.113.9"
+    s = scope("10.0.0.5", xff("1.1.1.1, 203.0.113.9, 10.0.0.7, 10.0.0.8"))  # proxy chain
+    assert client_identity(s, NGINX) == "ip:203.0.113.9"
+    s = scope("fd00::5", xff("9.9.9.9, 2001:db8:5::1, fd00::9"))
+    assert client_identity(s, NGINX) == "ip6:2001:db8:5::/64"
+
+
+def test_trusted_proxy_forged_chain_and_invalid_hop():
+    s = scope("10.0.0.5", xff("10.0.0.200, 203.0.113.9"))  # forged "proxy" left of the client
+    assert client_identity(s, NGINX) == "ip:203.0.113.9"
+    s = scope("10.0.0.5", xff("203.0.113.9, garbage, 10.0.0.7"))
+    assert client_identity(s, NGINX) == "ip:10.0.0.5"  # stop at garbage: fall back to the peer
+
+
+def test_trusted_proxy_tag_never_honoured():
+    assert client_identity(scope("10.0.0.5", tag("chat-1")), NGINX) == "ip:10.0.0.5"
+    loopback_trusted = (ipaddress.ip_network("127.0.0.0/8"),)
+    assert client_identity(scope("127.0.0.1", tag("chat-1")), loopback_trusted) == "ip:127.0.0.1"
+
+
+def test_trusted_proxy_without_xff_or_all_trusted_hops():
+    assert client_identity(scope("10.0.0.5"), NGINX) == "ip:10.0.0.5"
+    assert client_identity(scope("10.0.0.5", xff("10.0.0.3, 10.0.0.4")), NGINX) == "ip:10.0.0.3"
+
+
+def test_untrusted_peer_outside_cidrs_is_itself():
+    assert client_identity(scope("10.0.1.5", xff("203.0.113.9")), NGINX) == "ip:10.0.1.5"
+
+
+def test_parse_ip():
+    assert str(parse_ip(" 1.2.3.4 ")) == "1.2.3.4"
+    assert parse_ip("[::1") is None and parse_ip("[::1]x") is None and parse_ip("") is None
+
+
+# -- hashing and the table -----------------------------------------------------------------------
+
+
+def test_identities_are_hashed_with_a_per_process_key():
+    a, b = IdentityHasher(), IdentityHasher()
+    assert a("ip:203.0.113.9") == a("ip:203.0.113.9") != b("ip:203.0.113.9")
+    assert "203.0.113" not in a("ip:203.0.113.9") and len(a("x")) == 32
+    assert identity_key(Settings()) is None  # memory storage: random per process
+
+
+def test_shared_storage_hashes_alike_across_replicas():
+    shared = Settings(
+        rate_limit_storage="redis://127.0.0.1:1",
+        cursor_key_current=b"k" * 32,
+        cursor_key_ephemeral=False,
+    )
+    assert identity_key(shared) == identity_key(shared) is not None
+    assert identity_key(shared) != shared.cursor_key_current
+    r1, r2 = RateLimiter(shared), RateLimiter(shared)
+    s = scope("203.0.113.9")
+    assert r1.identify(s) == r2.identify(s)
+
+
+def test_identity_table_is_bounded_and_purges_stale_entries():
+    now = [0.0]
+    table = IdentityTable(3, stale_after=60, purge_interval=5, clock=lambda: now[0])
+    for key in "abc":
+        assert table.get(key) is not None
+    table.get("a").active = 1  # busy entries are never purged
+    assert table.get("d") is None
+    assert table.seconds_until_room() == 60
+    now[0] = 61.0
+    assert table.get("d") is not None  # b and c were stale
+    assert len(table) == 2
+    assert table.get("e") is not None and table.get("f") is None  # purge at most every 5 s
+    now[0] = 64.0
+    assert table.get("g") is None

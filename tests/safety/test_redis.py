@@ -1,0 +1,138 @@
+"""Shared limits across replicas: a real redis-server and two uvicorn processes of the stand-in.
+
+Skipped only when redis-server is missing and CI is unset; under CI a missing binary fails
+(the CI script installs Debian's redis-server).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+
+from tests.safety.conftest import HEADERS, call
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait(check, what: str, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except (OSError, httpx.HTTPError, redis.RedisError):
+            pass
+        time.sleep(0.05)
+    raise TimeoutError(f"{what} did not start")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is required under CI (apt-get install redis-server)")
+        pytest.skip("redis-server not installed")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        client = redis.Redis(host="127.0.0.1", port=port)
+        _wait(client.ping, "redis-server", 10)
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        _stop(proc)
+
+
+@pytest.fixture
+def replicas(redis_url: str) -> Iterator[list[str]]:
+    env = {
+        **os.environ,
+        "PWC_MCP_RATE_LIMIT_STORAGE": redis_url,
+        "PWC_MCP_REQUEST_LIMIT": "3",
+        "PWC_MCP_SEMANTIC_LIMIT": "2",
+        "PWC_MCP_CURSOR_KEY_CURRENT": "replica-shared-secret-0123456789abcdef",
+    }
+    ports = [_free_port(), _free_port()]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.safety.standin", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+        )
+        for port in ports
+    ]
+    try:
+        urls = [f"http://127.0.0.1:{port}" for port in ports]
+        for url, proc in zip(urls, procs, strict=True):
+            _wait(
+                lambda url=url, proc=proc: (
+                    proc.poll() is None and httpx.get(f"{url}/health").status_code == 200
+                ),
+                url,
+            )
+        yield urls
+    finally:
+        for proc in procs:
+            _stop(proc)
+
+
+def test_limits_hold_across_two_processes(replicas: list[str], redis_url: str) -> None:
+    a, b = (httpx.Client(base_url=url, timeout=20) for url in replicas)
+    with a, b:
+
+        def tool(client: httpx.Client, tag: str, name: str, **args) -> httpx.Response:
+            return client.post(
+                "/mcp", json=call(name, **args), headers={**HEADERS, "X-PwC-MCP-Client": tag}
+            )
+
+        # request limit 3/min, shared: two on A and one on B use it up on both
+        assert tool(a, "tag-req", "get_task", task="x").status_code == 200
+        assert tool(b, "tag-req", "get_task", task="x").status_code == 200
+        assert tool(a, "tag-req", "get_task", task="x").status_code == 200
+        for client in (a, b):
+            r = tool(client, "tag-req", "get_task", task="x")
+            assert r.status_code == 429
+            assert 1 <= int(r.headers["retry-after"]) <= 61
+        assert tool(b, "tag-other", "get_task", task="x").status_code == 200
+
+        # semantic limit 2/min, shared
+        assert not tool(a, "tag-sem", "search_papers", query="q").json()["result"]["isError"]
+        assert not tool(b, "tag-sem", "search_papers", query="q", mode="semantic").json()["result"][
+            "isError"
+        ]
+        result = tool(a, "tag-sem", "search_papers", query="q", mode="hybrid").json()["result"]
+        assert result["isError"] and 'mode="keyword"' in result["content"][0]["text"]
+
+    keys = redis.Redis.from_url(redis_url).keys("*")
+    assert keys and not any(b"tag-" in k or b"127.0.0.1" in k for k in keys)
