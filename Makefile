@@ -5,7 +5,7 @@ UV      := $(UV_DIR)/bin/uv
 VENV    := .venv
 RUN     := $(UV) run --frozen
 
-.PHONY: install test lint format run demo bench interop clean
+.PHONY: install test lint format run demo bench interop smoke clean
 
 $(UV):
 	@command -v uv >/dev/null 2>&1 && { mkdir -p $(UV_DIR)/bin; ln -sf "$$(command -v uv)" $(UV); } \
@@ -34,6 +34,15 @@ run: install  ## production: serve /mcp on 127.0.0.1:$${PORT:-7860} against the 
 
 demo: install  ## offline: sample catalog + MCP server on loopback
 	$(RUN) pwc-mcp --sample-catalog
+
+bench: install  ## benchmarks side by side (not part of the test suite)
+	$(RUN) python -m bench
+
+interop: install  ## the official MCP conformance suite and the Inspector CLI, on loopback
+	bash scripts/interop.sh
+
+smoke: install  ## deployment smoke test: make smoke URL=https://host
+	$(RUN) python scripts/smoke.py $(URL)
 
 clean:
 	rm -rf $(VENV) .cache .pytest_cache .ruff_cache dist build

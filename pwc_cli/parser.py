@@ -82,7 +82,7 @@ def _official(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--has-official-implementation",
         action="store_true",
-        help="only papers with an official code implementation (confirmed by the API)",
+        help="only papers with official code (confirmed by the API)",
     )
 
 
@@ -129,7 +129,7 @@ def _order(
 
 def _is_open(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
-        "--is-open", choices=["true", "false"], help=f"only {what} with open (true) or closed (false) models"
+        "--is-open", choices=["true", "false"], help=f"only {what} of open (true) or closed (false) models"
     )
 
 
@@ -192,7 +192,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     info = b.leaf(papers, "info", "paper info", "Show one paper.")
     _paper(info)
     info.add_argument("--include-resources", action="store_true",
-                      help="add repositories, project pages and Hugging Face artifacts")
+                      help="add repositories, project pages and Hugging Face links")
     info.add_argument("--include-evals", action="store_true",
                       help="add every evaluation row of the paper")
     _json(info)
@@ -220,13 +220,13 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     plist.add_argument("--organization", help="exact organization name, slug, or ID")
     plist.add_argument(
         "--author", action="append", default=[], metavar="AUTHOR",
-        help="exact author name, numeric author ID, or @HF_USERNAME; repeatable (AND), at most 10",
+        help="exact author name, author ID, or @HF_USERNAME; repeatable (AND), at most 10",
     )
     plist.add_argument("--all-versions", action="store_true",
                        help="include superseded paper versions")
     _order(plist, ["trending", "date_published", "citation_count"], "trending", "desc")
     plist.add_argument("--include-resources", action="store_true",
-                       help="add repositories and artifacts to each row")
+                       help="add code and artifact links")
     _official(plist)
     _coverage(plist)
     _json(plist)
@@ -307,7 +307,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _page(bench)
     _is_open(bench, "rows")
     bench.add_argument("--max-parameters", type=parameter_size, metavar="SIZE",
-                       help="only models with at most SIZE parameters (500M, 1.5B, 3_000_000_000)")
+                       help="at most SIZE parameters: 500M, 1.5B, 3_000_000_000")
     bench.add_argument("--require-metrics", type=metric_list, default=(),
                        metavar="METRIC[,METRIC]", help="only rows reporting all these metrics")
     bench.add_argument("--min", dest="minimum_metrics", type=metric_threshold, action="append",

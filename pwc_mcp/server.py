@@ -56,6 +56,7 @@ def build_server(catalog: CatalogService, middleware: Sequence[Middleware] = ())
         providers=[papers.build(catalog), taxonomy.build(catalog), benchmarks.build(catalog),
                    prompts.provider],
     )
+    mcp._mcp_server.title = "Papers With Code"  # FastMCP 4 has no constructor argument for it
     # Per-method hints (SEP-2549): catalogs for an hour, resource reads for five minutes.
     hints = mcp._mcp_server.cache_hints
     for method in ("server/discover", "tools/list", "resources/templates/list",

@@ -25,6 +25,9 @@ from pwc_mcp.tools.papers import _as_resource
 from pwc_mcp.tools.taxonomy import grouped
 
 
+METRIC_FILTERS = ("require_metrics", "minimum_metrics", "maximum_metrics", "sort_metric", "pareto")
+
+
 def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     payload = payload_of(catalog, "get_benchmark", params)
     rows = [r for r in payload.get("results") or [] if isinstance(r, dict)]
@@ -36,8 +39,10 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         next_page=payload.get("next_page"), evaluations=[evaluation(r) for r in cap(rows)],
         metric_directions=directions if isinstance(directions, dict) else {}, data=payload,
     )
+    filtered = any(params.get(k) for k in METRIC_FILTERS)
+    matched = f"; {model.matched_count} match the metric filters" if filtered else ""
     lines = [f"## {bench.name}",
-             f"{model.evaluation_count} evaluation rows; {model.matched_count} match; returned "
+             f"{model.evaluation_count} evaluation rows{matched}; returned "
              f"{len(model.evaluations)} on page {model.page}. Ranks are task-scoped."
              + more(model.next_page)]
     for row in model.evaluations:

@@ -1,0 +1,193 @@
+"""ASGI app factory and the `pwc-mcp` entry point.
+
+Routes: POST /mcp (stateless Streamable HTTP, JSON responses), GET /health (cached readiness,
+never waits on the upstream), GET /.well-known/mcp (connection metadata from the request's own
+origin) and GET /docs (generated schemas of every tool, resource template and prompt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import AsyncIterator
+from typing import Any
+
+os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
+os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
+os.environ.setdefault("FASTMCP_ENABLE_RICH_LOGGING", "false")
+
+from fastmcp import FastMCP  # noqa: E402
+from starlette.requests import Request  # noqa: E402
+from starlette.responses import JSONResponse  # noqa: E402
+from starlette.types import ASGIApp  # noqa: E402
+
+from pwc_cli.transport import CatalogClient  # noqa: E402
+from pwc_mcp import __version__  # noqa: E402
+from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
+from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
+from pwc_mcp.config import ConfigError, Settings  # noqa: E402
+from pwc_mcp.cursors import CursorCodec  # noqa: E402
+from pwc_mcp.params import TOOLS  # noqa: E402
+from pwc_mcp.server import build_server  # noqa: E402
+
+log = logging.getLogger("pwc_mcp")
+PROTOCOL = "2025-11-25"
+SUPPORTED_PROTOCOLS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+DOCS_CACHE = "public, max-age=3600"
+
+
+def build_catalog(settings: Settings) -> CatalogService:
+    """One pooled upstream client per process, shared by every tool through the caches."""
+    client = CatalogClient(settings.api_url, timeout=settings.catalog_timeout,
+                           max_bytes=settings.max_response_bytes, max_connections=32)
+    cursors = CursorCodec(settings.cursor_key_current, settings.cursor_key_previous)
+    return CatalogService(CachedCatalog(client), cursors, ChunkCache())
+
+
+async def _docs_document(mcp: FastMCP) -> dict[str, Any]:
+    tools = await mcp.list_tools()
+    templates = await mcp.list_resource_templates()
+    prompts = await mcp.list_prompts()
+    return {
+        "name": "Papers With Code MCP",
+        "version": __version__,
+        "protocol_version": PROTOCOL,
+        "endpoint": "/mcp",
+        "tools": [
+            {"name": t.name, "description": t.description, "inputSchema": t.parameters,
+             "outputSchema": t.output_schema, "annotations": t.annotations.model_dump(
+                 exclude_none=True) if t.annotations else None}
+            for t in tools
+        ],
+        "resourceTemplates": [
+            {"uriTemplate": r.uri_template, "name": r.name, "title": r.title,
+             "description": r.description, "mimeType": r.mime_type}
+            for r in templates
+        ],
+        "prompts": [
+            {"name": p.name, "title": p.title, "description": p.description,
+             "arguments": [a.model_dump(exclude_none=True) for a in p.arguments or []]}
+            for p in prompts
+        ],
+    }
+
+
+def create_app(settings: Settings | None = None, catalog: CatalogService | None = None) -> ASGIApp:
+    settings = settings or Settings.from_env()
+    catalog = catalog or build_catalog(settings)
+    from pwc_mcp.guards import protect
+    from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool
+
+    limiter = RateLimiter(settings)
+    mcp = build_server(catalog, middleware=[SemanticSearchLimit(limiter)])
+    readiness = Readiness(lambda: _probe(catalog))
+    docs: dict[str, Any] = {}
+
+    @mcp.custom_route("/health", methods=["GET"])
+    async def health(request: Request) -> JSONResponse:
+        ok = readiness.poll()
+        body = {"status": "ok" if ok else "unavailable", "service": "pwc-mcp",
+                "version": __version__, "protocol": PROTOCOL}
+        return JSONResponse(body, status_code=200 if ok else 503,
+                            headers={"Cache-Control": "no-store"})
+
+    @mcp.custom_route("/.well-known/mcp", methods=["GET"])
+    async def well_known(request: Request) -> JSONResponse:
+        origin = f"{request.url.scheme}://{request.url.netloc}"
+        return JSONResponse({
+            "name": "Papers With Code",
+            "description": "Anonymous, read-only research catalog: papers, tasks, benchmarks",
+            "transport": {"type": "streamable-http", "url": f"{origin}/mcp"},
+            "endpoint": "/mcp",
+            "protocol_version": PROTOCOL,
+            "supported_protocol_versions": SUPPORTED_PROTOCOLS,
+            "documentation_url": f"{origin}/docs",
+        }, headers={"Cache-Control": DOCS_CACHE})
+
+    @mcp.custom_route("/docs", methods=["GET"])
+    async def docs_route(request: Request) -> JSONResponse:
+        if not docs:  # built once: the catalog of tools never changes in a running process
+            docs.update(await _docs_document(mcp))
+        return JSONResponse(docs, headers={"Cache-Control": DOCS_CACHE})
+
+    inner = mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
+    lifespan = inner.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def with_thread_pool(app: Any) -> AsyncIterator[None]:
+        configure_thread_pool(settings)
+        async with lifespan(app):
+            yield
+
+    inner.router.lifespan_context = with_thread_pool
+    app = protect(inner, settings, limiter=limiter, tool_names=frozenset(TOOLS))
+    return app
+
+
+def _probe(catalog: CatalogService) -> bool:
+    """Readiness: the uncached client answers a one-row task listing with a result list."""
+    client = getattr(catalog.transport, "client", catalog.transport)
+    payload = client.get_json("tasks/", {"page": 1, "page_size": 1})
+    rows = payload.get("results", payload.get("items")) if isinstance(payload, dict) else None
+    return isinstance(rows, list)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="pwc-mcp",
+        description="Serve the Papers With Code MCP endpoint (stateless Streamable HTTP at /mcp).",
+    )
+    parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (default $PORT or 7860)")
+    parser.add_argument("--sample-catalog", action="store_true",
+                        help="serve the bundled offline sample catalog on loopback and use it")
+    args = parser.parse_args(argv)
+    env = dict(os.environ)
+    sample = None
+    if args.sample_catalog:
+        from pwc_mcp.sample import start_sample_catalog
+
+        sample = start_sample_catalog()
+        running = sample.__enter__()
+        env["PWC_API_URL"] = running.url
+    try:
+        settings = Settings.from_env(env)
+    except ConfigError as error:
+        for problem in error.problems:
+            print(f"pwc-mcp: {problem}", file=sys.stderr)
+        return 2
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    if overrides:
+        settings = Settings(**{**settings.__dict__, **overrides})
+    from pwc_mcp.telemetry import configure_logging
+
+    configure_logging(settings.log_level)
+    if settings.cursor_key_ephemeral:
+        log.warning("PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
+                    "cursors will not survive a restart (set it in production)")
+    import uvicorn
+
+    app = create_app(settings)
+    url = f"http://{settings.host}:{settings.port}"
+    if sample is not None:
+        print(f"Sample catalog: PWC_API_URL={env['PWC_API_URL']}", flush=True)
+        print(f"  try: PWC_API_URL={env['PWC_API_URL']} pwc search transformer", flush=True)
+    print(f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)", flush=True)
+    try:
+        uvicorn.run(app, host=settings.host, port=settings.port, proxy_headers=False,
+                    access_log=False, log_level="warning", log_config=None, server_header=False)
+    finally:
+        if sample is not None:
+            sample.__exit__(None, None, None)
+    return 0
+
+
+def entry() -> None:
+    raise SystemExit(main())
+
+
+if __name__ == "__main__":
+    entry()
