@@ -67,7 +67,7 @@ async def error_of(client: Client, tool: str, **arguments: Any) -> str:
     result = await client.call_tool_mcp(tool, arguments)
     assert result.is_error, result.structured_content
     text = result.content[0].text
-    assert "Traceback" not in text and "http://" not in text
+    assert "Traceback" not in text and "/api/v1" not in text, "no internals or upstream URLs"
     return text
 
 

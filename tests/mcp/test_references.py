@@ -1,0 +1,111 @@
+"""Every way people name a paper, through the tools, and the public-metadata fallback."""
+
+from __future__ import annotations
+
+import pytest
+from fastmcp import Client
+
+from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.server import build_server
+from tests.mcp.conftest import call, error_of, make_service
+
+pytestmark = pytest.mark.anyio
+
+ATTENTION = [
+    "1706.03762", "1706.03762v5", "arxiv:1706.03762", "48213", "Attention Is All You Need",
+    "  attention is ALL you need ", "https://arxiv.org/abs/1706.03762",
+    "https://arxiv.org/pdf/1706.03762v7.pdf", "https://huggingface.co/papers/1706.03762",
+    "https://paperswithcode.co/paper/1706.03762",
+    "https://paperswithcode.co/paper/attention-is-all-you-need",
+]
+
+
+@pytest.mark.parametrize("reference", ATTENTION)
+async def test_every_form_names_the_same_paper(client: Client, reference: str) -> None:
+    structured, _ = await call(client, "get_paper_info", paper=reference)
+    assert structured["paper"]["arxiv_id"] == "1706.03762"
+
+
+@pytest.mark.parametrize(("reference", "arxiv_id"), [
+    ("BERT", "1810.04805"), ("hep-th/9711200", "hep-th/9711200"),
+    ("https://arxiv.org/abs/hep-th/9711200", "hep-th/9711200"),
+])
+async def test_short_names_and_legacy_ids(client: Client, reference: str, arxiv_id: str) -> None:
+    structured, _ = await call(client, "get_paper_info", paper=reference)
+    assert structured["paper"]["arxiv_id"] == arxiv_id
+
+
+async def test_external_paper_keeps_its_numeric_id(client: Client) -> None:
+    structured, _ = await call(client, "get_paper_info", paper="904512")
+    assert structured["paper"]["id"] == "904512" and structured["paper"]["arxiv_id"] is None
+
+
+@pytest.mark.parametrize(("reference", "prefix"), [
+    ("https://doi.org/10.1145/3065386", "invalid_argument: Paper URL not supported"),
+    ("http://10.0.0.1/paper/1706.03762", "invalid_argument: Paper URL not supported"),
+    ("http://localhost:8080/abs/1706.03762", "invalid_argument: Paper URL not supported"),
+    ("Attention\x07Is", "invalid_argument: Paper reference must not contain control characters"),
+    ("x" * 501, "invalid_argument: paper: "),
+    ("   ", "invalid_argument: Paper reference cannot be empty"),
+])
+async def test_refused_without_an_upstream_request(client: Client, sample: RunningCatalog,
+                                                   reference: str, prefix: str) -> None:
+    sample.stats.reset()
+    text = await error_of(client, "get_paper_info", paper=reference)
+    assert text.startswith(prefix), text
+    assert sample.stats.total() == 0
+
+
+async def test_ambiguous_title_lists_candidates(client: Client) -> None:
+    text = await error_of(client, "get_paper_info",
+                          paper="Neural Architecture Search with Reinforcement Learning")
+    assert text.startswith("ambiguous: Paper title is ambiguous: ")
+    assert "(1611.01578)" in text and "(907341)" in text
+
+
+@pytest.mark.parametrize(("reference", "source"), [
+    ("2501.12948", "arxiv"), ("2501.12599", "huggingface"), ("math/0211159", "arxiv"),
+    ("10.1038/nature16961", "crossref"),
+    ("Long Short-Term Memory", "crossref"),
+])
+async def test_papers_outside_the_catalog(client: Client, reference: str, source: str) -> None:
+    structured, text = await call(client, "get_paper_info", paper=reference)
+    paper = structured["paper"]
+    assert paper["in_catalog"] is False and paper["available_at"]
+    assert structured["data"]["source"] == source
+    assert paper["repositories"] == [] and text.startswith("## ")
+
+
+async def test_name_prefix_match_is_noted(client: Client) -> None:
+    structured, _ = await call(client, "get_paper_info", paper="DeepSeek-R1")
+    assert structured["paper"]["in_catalog"] is False
+    assert structured["data"].get("note")
+
+
+@pytest.mark.parametrize(("reference", "message"), [
+    ("2999.00001", "not_found: Paper not found: 2999.00001; identifier tried in the catalog and "
+                   "in public metadata"),
+    ("A Title Nobody Ever Wrote", "not_found: Paper title not found: A Title Nobody Ever Wrote"),
+])
+async def test_misses_say_what_was_tried(client: Client, reference: str, message: str) -> None:
+    text = await error_of(client, "get_paper_info", paper=reference)
+    assert text.startswith(message), text
+    if "Title" in reference:
+        assert text.endswith("title also tried in public metadata (Hugging Face Papers, arXiv "
+                             "and Crossref)")
+
+
+async def test_unavailable_lookup(client: Client, sample: RunningCatalog) -> None:
+    sample.faults.fail(503, times=5, path_prefix="papers/2999.00002/public-metadata")
+    text = await error_of(client, "get_paper_info", paper="2999.00002")
+    assert "public metadata lookup is unavailable right now" in text
+
+
+async def test_misses_are_cached_for_an_hour(sample: RunningCatalog) -> None:
+    async with Client(build_server(make_service(sample.url, cached=True))) as client:
+        sample.stats.reset()
+        for _ in range(3):
+            await error_of(client, "get_paper_info", paper="2999.00003")
+    assert sample.stats.requests.get("papers/2999.00003/public-metadata") == 1
+    # The catalog's own 404 is an error, and errors are never cached.
+    assert sample.stats.requests.get("papers/2999.00003") == 3
