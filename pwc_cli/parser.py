@@ -27,7 +27,9 @@ from pwc_cli.types import (
 
 PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage"})
 VERSION_LINE = f"pwc {__version__}\tapi v1"
-EPILOG = "Exit codes: 0 success, 2 invalid usage, 3 network/server failure, 4 unusable API response."
+EPILOG = (
+    "Exit codes: 0 success, 2 invalid usage, 3 network/server failure, 4 unusable API response."
+)
 
 
 class PwcParser(argparse.ArgumentParser):
@@ -129,7 +131,9 @@ def _order(
 
 def _is_open(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
-        "--is-open", choices=["true", "false"], help=f"only {what} of open (true) or closed (false) models"
+        "--is-open",
+        choices=["true", "false"],
+        help=f"only {what} of open (true) or closed (false) models",
     )
 
 
@@ -177,7 +181,9 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _limit(search, 10, 100, "results per page")
     _page(search)
     search.add_argument(
-        "--mode", choices=["hybrid", "keyword", "semantic"], default="hybrid",
+        "--mode",
+        choices=["hybrid", "keyword", "semantic"],
+        default="hybrid",
         help="search mode (default hybrid)",
     )
     _dates(search)
@@ -186,19 +192,29 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _json(search)
 
     paper = top.add_parser("paper", help="Paper details, Markdown, lists and lineage.")
-    papers = paper.add_subparsers(dest="paper_command", metavar="SUBCOMMAND", parser_class=parser_class)
+    papers = paper.add_subparsers(
+        dest="paper_command", metavar="SUBCOMMAND", parser_class=parser_class
+    )
     papers.required = True
 
     info = b.leaf(papers, "info", "paper info", "Show one paper.")
     _paper(info)
-    info.add_argument("--include-resources", action="store_true",
-                      help="add repositories, project pages and Hugging Face links")
-    info.add_argument("--include-evals", action="store_true",
-                      help="add every evaluation row of the paper")
+    info.add_argument(
+        "--include-resources",
+        action="store_true",
+        help="add repositories, project pages and Hugging Face links",
+    )
+    info.add_argument(
+        "--include-evals", action="store_true", help="add every evaluation row of the paper"
+    )
     _json(info)
 
-    evaluations = b.leaf(papers, "evaluations", "paper evaluations",
-                         "Evaluation rows of one paper, merged across task scopes.")
+    evaluations = b.leaf(
+        papers,
+        "evaluations",
+        "paper evaluations",
+        "Evaluation rows of one paper, merged across task scopes.",
+    )
     _paper(evaluations)
     _page(evaluations)
     _page_size(evaluations, 20)
@@ -219,14 +235,19 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     plist.add_argument("--framework", help="exact framework name, slug, or ID")
     plist.add_argument("--organization", help="exact organization name, slug, or ID")
     plist.add_argument(
-        "--author", action="append", default=[], metavar="AUTHOR",
+        "--author",
+        action="append",
+        default=[],
+        metavar="AUTHOR",
         help="exact author name, author ID, or @HF_USERNAME; repeatable (AND), at most 10",
     )
-    plist.add_argument("--all-versions", action="store_true",
-                       help="include superseded paper versions")
+    plist.add_argument(
+        "--all-versions", action="store_true", help="include superseded paper versions"
+    )
     _order(plist, ["trending", "date_published", "citation_count"], "trending", "desc")
-    plist.add_argument("--include-resources", action="store_true",
-                       help="add code and artifact links")
+    plist.add_argument(
+        "--include-resources", action="store_true", help="add code and artifact links"
+    )
     _official(plist)
     _coverage(plist)
     _json(plist)
@@ -238,8 +259,12 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
 
     trending = b.leaf(papers, "trending", "paper trending", "Trending papers.")
     _limit(trending, 20, 100, "number of papers")
-    trending.add_argument("--max-age-days", type=IntRange("--max-age-days", 1, 365), default=180,
-                          help="only papers published within this many days (1-365, default 180)")
+    trending.add_argument(
+        "--max-age-days",
+        type=IntRange("--max-age-days", 1, 365),
+        default=180,
+        help="only papers published within this many days (1-365, default 180)",
+    )
     trending.add_argument("--min-velocity", type=finite_float, help="minimum trending velocity")
     _coverage(trending)
     _json(trending)
@@ -251,15 +276,21 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _json(related)
 
     lineage = papers.add_parser("lineage", help="Explicit predecessor/successor links.")
-    lineages = lineage.add_subparsers(dest="lineage_command", metavar="SUBCOMMAND",
-                                      parser_class=parser_class)
+    lineages = lineage.add_subparsers(
+        dest="lineage_command", metavar="SUBCOMMAND", parser_class=parser_class
+    )
     lineages.required = True
     lineage_list = b.leaf(lineages, "list", "paper lineage list", "A paper's lineage links.")
     _paper(lineage_list)
     _json(lineage_list)
 
-    _entity(b, top, "task", "Task page: hierarchy, benchmarks, methods, papers.",
-            "exact task name, slug, or ID")
+    _entity(
+        b,
+        top,
+        "task",
+        "Task page: hierarchy, benchmarks, methods, papers.",
+        "exact task name, slug, or ID",
+    )
     tlist = _entity_list(b, "task", "Tasks, grouped by area or flat.")
     _page(tlist)
     _page_size(tlist, 50)
@@ -277,10 +308,14 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _page_size(mlist, 50, maximum=500)
     mlist.add_argument("--search", help="method name terms")
     mlist.add_argument("--area", help="case-insensitive exact area name or area ID")
-    mlist.add_argument("--introduced-year", type=IntRange("--introduced-year", 1, 9999),
-                       help="year the method was introduced")
-    _order(mlist, ["name", "full_name", "introduced_year", "created_at", "paper_count"],
-           "name", "asc")
+    mlist.add_argument(
+        "--introduced-year",
+        type=IntRange("--introduced-year", 1, 9999),
+        help="year the method was introduced",
+    )
+    _order(
+        mlist, ["name", "full_name", "introduced_year", "created_at", "paper_count"], "name", "asc"
+    )
     _json(mlist)
 
     _entity(b, top, "conference", "Conference details.", "exact conference name, slug, or ID")
@@ -288,8 +323,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     clist.add_argument("--year", type=IntRange("--year", 1, 9999), help="only this year")
     _json(clist)
 
-    _entity(b, top, "organization", "Organization details.",
-            "exact organization name, slug, or ID")
+    _entity(b, top, "organization", "Organization details.", "exact organization name, slug, or ID")
     olist = _entity_list(b, "organization", "Organizations.")
     olist.add_argument("--featured-only", action="store_true", help="only featured organizations")
     _json(olist)
@@ -301,39 +335,90 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     flist.add_argument("--platform", help="exact platform name")
     _json(flist)
 
-    bench = _entity(b, top, "benchmark", "Benchmark leaderboard with metric filters.",
-                    "exact benchmark name, full name, slug, or ID", json_flag=False)
+    bench = _entity(
+        b,
+        top,
+        "benchmark",
+        "Benchmark leaderboard with metric filters.",
+        "exact benchmark name, full name, slug, or ID",
+        json_flag=False,
+    )
     _limit(bench, 20, 100, "rows per page")
     _page(bench)
     _is_open(bench, "rows")
-    bench.add_argument("--max-parameters", type=parameter_size, metavar="SIZE",
-                       help="at most SIZE parameters: 500M, 1.5B, 3_000_000_000")
-    bench.add_argument("--require-metrics", type=metric_list, default=(),
-                       metavar="METRIC[,METRIC]", help="only rows reporting all these metrics")
-    bench.add_argument("--min", dest="minimum_metrics", type=metric_threshold, action="append",
-                       default=[], metavar="METRIC=VALUE", help="metric ≥ VALUE; repeatable")
-    bench.add_argument("--max", dest="maximum_metrics", type=metric_threshold, action="append",
-                       default=[], metavar="METRIC=VALUE", help="metric ≤ VALUE; repeatable")
-    bench.add_argument("--sort", dest="sort_metric", type=metric_sort,
-                       metavar="METRIC[:asc|desc]", help="sort by a metric (default desc)")
-    bench.add_argument("--pareto", type=pareto_objectives, metavar="METRIC:higher,METRIC:lower",
-                       help="keep the Pareto frontier over two or more objectives")
+    bench.add_argument(
+        "--max-parameters",
+        type=parameter_size,
+        metavar="SIZE",
+        help="at most SIZE parameters: 500M, 1.5B, 3_000_000_000",
+    )
+    bench.add_argument(
+        "--require-metrics",
+        type=metric_list,
+        default=(),
+        metavar="METRIC[,METRIC]",
+        help="only rows reporting all these metrics",
+    )
+    bench.add_argument(
+        "--min",
+        dest="minimum_metrics",
+        type=metric_threshold,
+        action="append",
+        default=[],
+        metavar="METRIC=VALUE",
+        help="metric ≥ VALUE; repeatable",
+    )
+    bench.add_argument(
+        "--max",
+        dest="maximum_metrics",
+        type=metric_threshold,
+        action="append",
+        default=[],
+        metavar="METRIC=VALUE",
+        help="metric ≤ VALUE; repeatable",
+    )
+    bench.add_argument(
+        "--sort",
+        dest="sort_metric",
+        type=metric_sort,
+        metavar="METRIC[:asc|desc]",
+        help="sort by a metric (default desc)",
+    )
+    bench.add_argument(
+        "--pareto",
+        type=pareto_objectives,
+        metavar="METRIC:higher,METRIC:lower",
+        help="keep the Pareto frontier over two or more objectives",
+    )
     _json(bench)
     blist = _entity_list(b, "benchmark", "Benchmarks, grouped by area and task or flat.")
     _page(blist)
-    blist.add_argument("--page-size", "--limit", dest="page_size",
-                       type=IntRange("--page-size", 1, 100), default=50,
-                       help="rows per page (1-100, default 50)")
+    blist.add_argument(
+        "--page-size",
+        "--limit",
+        dest="page_size",
+        type=IntRange("--page-size", 1, 100),
+        default=50,
+        help="rows per page (1-100, default 50)",
+    )
     blist.add_argument("--search", help="benchmark name terms")
     blist.add_argument("--task", help="task slug, name or ID (trend-ranked by default)")
     _grouping(blist)
     blist.add_argument("--area", help="area name or ID (grouped output only)")
-    blist.add_argument("--benchmarks-per-task", type=IntRange("--benchmarks-per-task", 1, 10),
-                       default=3, help="benchmarks per task in grouped output (1-10, default 3)")
-    blist.add_argument("--include-descendants", action="store_true",
-                       help="include benchmarks of descendant tasks")
-    blist.add_argument("--min-eval-count", type=IntRange("--min-eval-count", 0, None),
-                       help="only benchmarks with at least this many evaluations")
+    blist.add_argument(
+        "--benchmarks-per-task",
+        type=IntRange("--benchmarks-per-task", 1, 10),
+        default=3,
+        help="benchmarks per task in grouped output (1-10, default 3)",
+    )
+    blist.add_argument(
+        "--include-descendants", action="store_true", help="include benchmarks of descendant tasks"
+    )
+    blist.add_argument(
+        "--min-eval-count",
+        type=IntRange("--min-eval-count", 0, None),
+        help="only benchmarks with at least this many evaluations",
+    )
     _is_open(blist, "benchmarks")
     _order(blist, ["trending", "name", "full_name", "created_at", "paper_count"], None, "asc")
     _json(blist)
@@ -353,8 +438,10 @@ def _entity(
     _name(parser, name_help)
     if json_flag:
         _json(parser)
-    _ENTITY_SUBPARSERS[name] = (b, parser.add_subparsers(
-        dest=f"{name}_command", metavar="list", parser_class=b.parser_class))
+    _ENTITY_SUBPARSERS[name] = (
+        b,
+        parser.add_subparsers(dest=f"{name}_command", metavar="list", parser_class=b.parser_class),
+    )
     return parser
 
 

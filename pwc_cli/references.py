@@ -24,8 +24,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SPACE = re.compile(r"\s+")
 _ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org"}
 _HF_HOSTS = {"huggingface.co", "www.huggingface.co", "hf.co"}
-_PWC_HOSTS = {"paperswithcode.co", "www.paperswithcode.co", "paperswithcode.com",
-              "www.paperswithcode.com"}
+_PWC_HOSTS = {
+    "paperswithcode.co",
+    "www.paperswithcode.co",
+    "paperswithcode.com",
+    "www.paperswithcode.com",
+}
 TITLE_SEARCH_PAGE_SIZE = 20
 
 
@@ -87,7 +91,9 @@ def _parse_url(url: str) -> ParsedReference:
 
 
 def _strip_version(text: str) -> str:
-    return _VERSION.sub("", text) if (MODERN_ARXIV.match(text) or LEGACY_ARXIV.match(text)) else text
+    return (
+        _VERSION.sub("", text) if (MODERN_ARXIV.match(text) or LEGACY_ARXIV.match(text)) else text
+    )
 
 
 def _url_identifier(url: str, tail: str) -> ParsedReference:
@@ -141,7 +147,9 @@ def match_title(rows: list[dict[str, Any]], parsed: ParsedReference) -> list[dic
     """Rows whose title (or slug, for a PwC URL) is the reference; else by unique short name."""
     if parsed.slug:
         wanted_slug = parsed.slug.lower()
-        return _distinct([r for r in rows if (r.get("slug") or _slugify(r.get("title"))) == wanted_slug])
+        return _distinct(
+            [r for r in rows if (r.get("slug") or _slugify(r.get("title"))) == wanted_slug]
+        )
     wanted = normalize_title(parsed.text)
     exact = _distinct([r for r in rows if normalize_title(r.get("title")) == wanted])
     if exact:
@@ -237,8 +245,9 @@ def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, An
     kind = "title" if title else "identifier"
     try:
         try:
-            entry = _metadata_entry(client.get_json(
-                f"papers/{quote_segment(reference)}/public-metadata"))
+            entry = _metadata_entry(
+                client.get_json(f"papers/{quote_segment(reference)}/public-metadata")
+            )
         except HTTPStatusError as error:
             if error.status == 404:
                 entry = None
@@ -256,17 +265,24 @@ def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, An
                 entry = entries[0]
                 note = entry.get("note") or found.get("note")
             elif len(entries) > 1:
-                raise AmbiguousError(f"Paper title is ambiguous: {_escape(reference)}; " + "; ".join(
-                    f"{_escape(e['title'])} ({e.get('arxiv_id') or e.get('doi') or e.get('reference')})"
-                    for e in entries))
+                raise AmbiguousError(
+                    f"Paper title is ambiguous: {_escape(reference)}; "
+                    + "; ".join(
+                        f"{_escape(e['title'])} ({e.get('arxiv_id') or e.get('doi') or e.get('reference')})"
+                        for e in entries
+                    )
+                )
     except TransportError:
         raise MetadataMiss(
             f"Paper not found in the catalog: {_escape(reference)}; the public metadata lookup "
-            "is unavailable right now, retry later", unavailable=True) from None
+            "is unavailable right now, retry later",
+            unavailable=True,
+        ) from None
     if entry is None:
         raise MetadataMiss(
             f"Paper not found: {_escape(reference)}; {kind} tried in the catalog and in public "
-            f"metadata ({METADATA_SOURCES})")
+            f"metadata ({METADATA_SOURCES})"
+        )
     result = dict(entry)
     if note:
         result["note"] = note
@@ -298,8 +314,11 @@ def resolve_or_metadata(client: Any, raw: str) -> tuple[str | None, dict[str, An
         try:
             entry = public_metadata(client, parsed.text, title=True)
         except MetadataMiss as miss:
-            tail = ("the public metadata lookup is unavailable right now" if miss.unavailable
-                    else f"title also tried in public metadata ({METADATA_SOURCES})")
+            tail = (
+                "the public metadata lookup is unavailable right now"
+                if miss.unavailable
+                else f"title also tried in public metadata ({METADATA_SOURCES})"
+            )
             raise NotFoundError(f"{catalog_miss}; {tail}") from None
     mapped = _catalog_reference(entry)
     if mapped:

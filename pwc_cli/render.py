@@ -68,9 +68,7 @@ def cell_text(value: Any) -> str:
 
 def tsv_escape(value: Any) -> str:
     text = cell_text(value)
-    return (
-        text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
-    )
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
 
 
 def md_escape(value: Any) -> str:
@@ -109,13 +107,19 @@ def table(
                 cells.append(cell)
             else:
                 cells.append(cell.ljust(widths[i]))
-        lines.append("  ".join(cells).rstrip() if not right_set & {headers[-1]} else "  ".join(cells))
+        lines.append(
+            "  ".join(cells).rstrip() if not right_set & {headers[-1]} else "  ".join(cells)
+        )
     return "\n".join(lines) + "\n"
 
 
-def markdown_table(headers: Sequence[str], align: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+def markdown_table(
+    headers: Sequence[str], align: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> str:
     lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |"]
-    lines.extend("| " + " | ".join(md_escape(c) if c != "" else "" for c in row) + " |" for row in rows)
+    lines.extend(
+        "| " + " | ".join(md_escape(c) if c != "" else "" for c in row) + " |" for row in rows
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -41,8 +41,12 @@ DOCS_CACHE = "public, max-age=3600"
 
 def build_catalog(settings: Settings) -> CatalogService:
     """One pooled upstream client per process, shared by every tool through the caches."""
-    client = CatalogClient(settings.api_url, timeout=settings.catalog_timeout,
-                           max_bytes=settings.max_response_bytes, max_connections=32)
+    client = CatalogClient(
+        settings.api_url,
+        timeout=settings.catalog_timeout,
+        max_bytes=settings.max_response_bytes,
+        max_connections=32,
+    )
     cursors = CursorCodec(settings.cursor_key_current, settings.cursor_key_previous)
     return CatalogService(CachedCatalog(client), cursors, ChunkCache())
 
@@ -57,19 +61,34 @@ async def _docs_document(mcp: FastMCP) -> dict[str, Any]:
         "protocol_version": PROTOCOL,
         "endpoint": "/mcp",
         "tools": [
-            {"name": t.name, "description": t.description, "inputSchema": t.parameters,
-             "outputSchema": t.output_schema, "annotations": t.annotations.model_dump(
-                 exclude_none=True) if t.annotations else None}
+            {
+                "name": t.name,
+                "description": t.description,
+                "inputSchema": t.parameters,
+                "outputSchema": t.output_schema,
+                "annotations": t.annotations.model_dump(exclude_none=True)
+                if t.annotations
+                else None,
+            }
             for t in tools
         ],
         "resourceTemplates": [
-            {"uriTemplate": r.uri_template, "name": r.name, "title": r.title,
-             "description": r.description, "mimeType": r.mime_type}
+            {
+                "uriTemplate": r.uri_template,
+                "name": r.name,
+                "title": r.title,
+                "description": r.description,
+                "mimeType": r.mime_type,
+            }
             for r in templates
         ],
         "prompts": [
-            {"name": p.name, "title": p.title, "description": p.description,
-             "arguments": [a.model_dump(exclude_none=True) for a in p.arguments or []]}
+            {
+                "name": p.name,
+                "title": p.title,
+                "description": p.description,
+                "arguments": [a.model_dump(exclude_none=True) for a in p.arguments or []],
+            }
             for p in prompts
         ],
     }
@@ -89,23 +108,31 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> JSONResponse:
         ok = readiness.poll()
-        body = {"status": "ok" if ok else "unavailable", "service": "pwc-mcp",
-                "version": __version__, "protocol": PROTOCOL}
-        return JSONResponse(body, status_code=200 if ok else 503,
-                            headers={"Cache-Control": "no-store"})
+        body = {
+            "status": "ok" if ok else "unavailable",
+            "service": "pwc-mcp",
+            "version": __version__,
+            "protocol": PROTOCOL,
+        }
+        return JSONResponse(
+            body, status_code=200 if ok else 503, headers={"Cache-Control": "no-store"}
+        )
 
     @mcp.custom_route("/.well-known/mcp", methods=["GET"])
     async def well_known(request: Request) -> JSONResponse:
         origin = f"{request.url.scheme}://{request.url.netloc}"
-        return JSONResponse({
-            "name": "Papers With Code",
-            "description": "Anonymous, read-only research catalog: papers, tasks, benchmarks",
-            "transport": {"type": "streamable-http", "url": f"{origin}/mcp"},
-            "endpoint": "/mcp",
-            "protocol_version": PROTOCOL,
-            "supported_protocol_versions": SUPPORTED_PROTOCOLS,
-            "documentation_url": f"{origin}/docs",
-        }, headers={"Cache-Control": DOCS_CACHE})
+        return JSONResponse(
+            {
+                "name": "Papers With Code",
+                "description": "Anonymous, read-only research catalog: papers, tasks, benchmarks",
+                "transport": {"type": "streamable-http", "url": f"{origin}/mcp"},
+                "endpoint": "/mcp",
+                "protocol_version": PROTOCOL,
+                "supported_protocol_versions": SUPPORTED_PROTOCOLS,
+                "documentation_url": f"{origin}/docs",
+            },
+            headers={"Cache-Control": DOCS_CACHE},
+        )
 
     @mcp.custom_route("/docs", methods=["GET"])
     async def docs_route(request: Request) -> JSONResponse:
@@ -142,8 +169,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port (default $PORT or 7860)")
-    parser.add_argument("--sample-catalog", action="store_true",
-                        help="serve the bundled offline sample catalog on loopback and use it")
+    parser.add_argument(
+        "--sample-catalog",
+        action="store_true",
+        help="serve the bundled offline sample catalog on loopback and use it",
+    )
     args = parser.parse_args(argv)
     env = dict(os.environ)
     sample = None
@@ -166,8 +196,10 @@ def main(argv: list[str] | None = None) -> int:
 
     configure_logging(settings.log_level)
     if settings.cursor_key_ephemeral:
-        log.warning("PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
-                    "cursors will not survive a restart (set it in production)")
+        log.warning(
+            "PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
+            "cursors will not survive a restart (set it in production)"
+        )
     import uvicorn
 
     app = create_app(settings)
@@ -177,8 +209,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  try: PWC_API_URL={env['PWC_API_URL']} pwc search transformer", flush=True)
     print(f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)", flush=True)
     try:
-        uvicorn.run(app, host=settings.host, port=settings.port, proxy_headers=False,
-                    access_log=False, log_level="warning", log_config=None, server_header=False)
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            proxy_headers=False,
+            access_log=False,
+            log_level="warning",
+            log_config=None,
+            server_header=False,
+        )
     finally:
         if sample is not None:
             sample.__exit__(None, None, None)

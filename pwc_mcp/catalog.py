@@ -38,8 +38,9 @@ log = logging.getLogger("pwc_mcp.catalog")
 CHUNK_LIMIT = 65_536
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-PAPER_COMMANDS = frozenset({"paper info", "paper evaluations", "paper read", "paper related",
-                            "paper lineage list"})
+PAPER_COMMANDS = frozenset(
+    {"paper info", "paper evaluations", "paper read", "paper related", "paper lineage list"}
+)
 
 
 @dataclass(frozen=True)
@@ -55,8 +56,14 @@ class Chunk:
 class CatalogService:
     """Everything a tool needs; one per server process, shared by every tool call."""
 
-    def __init__(self, transport: Transport, cursors: CursorCodec, chunks: Any | None = None,
-                 *, chunk_limit: int = CHUNK_LIMIT) -> None:
+    def __init__(
+        self,
+        transport: Transport,
+        cursors: CursorCodec,
+        chunks: Any | None = None,
+        *,
+        chunk_limit: int = CHUNK_LIMIT,
+    ) -> None:
         self.transport = transport
         self.cursors = cursors
         self.chunks = chunks
@@ -110,9 +117,14 @@ class CatalogService:
             state = self._continue(reference, cursor)
         else:
             paper = self.resolve(reference)
-            state = CursorState(reference=reference, paper=paper, content_version="",
-                                offset=0, limit=self.chunk_limit,
-                                expires_at=self.cursors.new_expiry())
+            state = CursorState(
+                reference=reference,
+                paper=paper,
+                content_version="",
+                offset=0,
+                limit=self.chunk_limit,
+                expires_at=self.cursors.new_expiry(),
+            )
         return self._read_chunk(reference, state)
 
     def _continue(self, reference: str, cursor: str) -> CursorState:
@@ -139,32 +151,48 @@ class CatalogService:
         body, truncated, next_offset, version = cached
         next_cursor = None
         if truncated:
-            next_cursor = self.cursors.encode(CursorState(
-                reference=reference, paper=state.paper, content_version=version,
-                offset=next_offset, limit=state.limit, expires_at=state.expires_at))
+            next_cursor = self.cursors.encode(
+                CursorState(
+                    reference=reference,
+                    paper=state.paper,
+                    content_version=version,
+                    offset=next_offset,
+                    limit=state.limit,
+                    expires_at=state.expires_at,
+                )
+            )
         return Chunk(state.paper, body, truncated, state.offset, version, next_cursor)
 
     def _fetch_chunk(self, state: CursorState) -> tuple[str, bool, int, str]:
-        params = {"offset": state.offset, "limit": state.limit,
-                  "content_version": state.content_version or None}
+        params = {
+            "offset": state.offset,
+            "limit": state.limit,
+            "content_version": state.content_version or None,
+        }
         path = f"research/papers/{paper_segment(state.paper)}/read"
         try:
             reply = self.transport.get(path, params)
         except HTTPStatusError as error:
             if error.status == 409:
-                raise ToolError("paper_changed: paper changed; restart reading from the "
-                                "beginning (omit cursor)") from None
+                raise ToolError(
+                    "paper_changed: paper changed; restart reading from the beginning (omit cursor)"
+                ) from None
             if error.status == 404:
                 self._require_paper(state.paper)
-                raise ToolError("no_markdown: no stored Markdown is available for this paper") from None
+                raise ToolError(
+                    "no_markdown: no stored Markdown is available for this paper"
+                ) from None
             raise
         headers = reply.headers
         version = headers.get("x-pwc-content-version", "")
         truncated = headers.get("x-pwc-truncated")
         next_offset = headers.get("x-pwc-next-offset")
-        if (not _HEX64.match(version) or truncated not in ("0", "1")
-                or (state.content_version and version != state.content_version)
-                or (truncated == "1") != (next_offset is not None)):
+        if (
+            not _HEX64.match(version)
+            or truncated not in ("0", "1")
+            or (state.content_version and version != state.content_version)
+            or (truncated == "1") != (next_offset is not None)
+        ):
             raise ResponseError("Papers API returned an invalid Markdown chunk")
         try:
             body = reply.body.decode("utf-8")
@@ -195,6 +223,7 @@ def _strip_version(identifier: str) -> str:
 
 # --- errors --------------------------------------------------------------------------------
 
+
 def _clean(text: str, limit: int = 200) -> str:
     return _CONTROL.sub(" ", text).strip()[:limit]
 
@@ -218,7 +247,9 @@ def tool_error(error: BaseException) -> ToolError:
             detail = _detail(error.detail)
             return ToolError(f"invalid_argument: {detail or 'the catalog rejected the request'}")
         if error.status == 429:
-            return ToolError("rate_limited: the Papers With Code catalog is rate limiting; retry later")
+            return ToolError(
+                "rate_limited: the Papers With Code catalog is rate limiting; retry later"
+            )
         return ToolError("upstream_error: the Papers With Code catalog request failed")
     if isinstance(error, ResponseError):
         message = str(error)
@@ -242,25 +273,47 @@ def _detail(raw: str) -> str:
 
 
 # Our own wording (never upstream text): safe and useful to show.
-_SAFE_RESPONSE = frozenset({
-    "API returned invalid JSON", "API returned an unexpected response shape",
-    "API response did not contain a result list", "API response exceeded the client byte limit",
-})
-_SAFE_PREFIXES = ("Papers API did not confirm", "parameter filtering requires",
-                  "API returned a model outside", "API returned invalid evaluation pagination",
-                  "Papers API returned", "Papers API Markdown", "task page API",
-                  "benchmark trends API", "API response did not contain benchmark trends",
-                  "framework catalog returned", "Paper response did not contain an ID")
-_USER_PREFIXES = ("metric selection requires scanning", "Paper reference cannot be empty",
-                  "task inspection requires", "method inspection requires",
-                  "benchmark inspection requires")
+_SAFE_RESPONSE = frozenset(
+    {
+        "API returned invalid JSON",
+        "API returned an unexpected response shape",
+        "API response did not contain a result list",
+        "API response exceeded the client byte limit",
+    }
+)
+_SAFE_PREFIXES = (
+    "Papers API did not confirm",
+    "parameter filtering requires",
+    "API returned a model outside",
+    "API returned invalid evaluation pagination",
+    "Papers API returned",
+    "Papers API Markdown",
+    "task page API",
+    "benchmark trends API",
+    "API response did not contain benchmark trends",
+    "framework catalog returned",
+    "Paper response did not contain an ID",
+)
+_USER_PREFIXES = (
+    "metric selection requires scanning",
+    "Paper reference cannot be empty",
+    "task inspection requires",
+    "method inspection requires",
+    "benchmark inspection requires",
+)
 
 
 class Readiness:
     """Cached catalog readiness for /health: never blocks a request on the upstream."""
 
-    def __init__(self, probe: Any, *, clock: Any = time.monotonic, ok_every: float = 30.0,
-                 retry_every: float = 5.0) -> None:
+    def __init__(
+        self,
+        probe: Any,
+        *,
+        clock: Any = time.monotonic,
+        ok_every: float = 30.0,
+        retry_every: float = 5.0,
+    ) -> None:
         self._probe = probe
         self._clock = clock
         self._ok_every = ok_every

@@ -75,9 +75,13 @@ class Settings:
         if "PWC_MCP_ALLOWED_ORIGINS" in env:
             origins = _split(env["PWC_MCP_ALLOWED_ORIGINS"])
             if any("*" in origin for origin in origins):
-                problems.append("PWC_MCP_ALLOWED_ORIGINS must not contain a wildcard; list each origin")
+                problems.append(
+                    "PWC_MCP_ALLOWED_ORIGINS must not contain a wildcard; list each origin"
+                )
             elif bad := [o for o in origins if not o.startswith(("http://", "https://"))]:
-                problems.append(f"PWC_MCP_ALLOWED_ORIGINS entries must be http(s) origins: {', '.join(bad)}")
+                problems.append(
+                    f"PWC_MCP_ALLOWED_ORIGINS entries must be http(s) origins: {', '.join(bad)}"
+                )
             values["allowed_origins"] = tuple(o.rstrip("/") for o in origins)
         if (hosts := text("PWC_MCP_ALLOWED_HOSTS")) is not None:
             values["allowed_hosts"] = tuple(_split(hosts))
@@ -107,7 +111,10 @@ class Settings:
             else:
                 problems.append("PWC_MCP_RATE_LIMIT_STORAGE must be memory:// or a redis:// URI")
         current, previous = text("PWC_MCP_CURSOR_KEY_CURRENT"), text("PWC_MCP_CURSOR_KEY_PREVIOUS")
-        for name, key in (("PWC_MCP_CURSOR_KEY_CURRENT", current), ("PWC_MCP_CURSOR_KEY_PREVIOUS", previous)):
+        for name, key in (
+            ("PWC_MCP_CURSOR_KEY_CURRENT", current),
+            ("PWC_MCP_CURSOR_KEY_PREVIOUS", previous),
+        ):
             if key is not None and len(key) < 32:
                 problems.append(f"{name} must be at least 32 characters")
         if previous is not None and current is None:
@@ -118,9 +125,11 @@ class Settings:
         if previous is not None:
             values["cursor_key_previous"] = previous.encode()
         if values.get("rate_limit_storage", "memory://") != "memory://" and current is None:
-            problems.append("PWC_MCP_RATE_LIMIT_STORAGE shared by replicas needs "
-                            "PWC_MCP_CURSOR_KEY_CURRENT: replicas must hash client identities "
-                            "with the same key")
+            problems.append(
+                "PWC_MCP_RATE_LIMIT_STORAGE shared by replicas needs "
+                "PWC_MCP_CURSOR_KEY_CURRENT: replicas must hash client identities "
+                "with the same key"
+            )
         if (level := text("LOG_LEVEL")) is not None:
             if level.upper() in LOG_LEVELS:
                 values["log_level"] = level.upper()

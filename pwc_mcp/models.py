@@ -196,8 +196,11 @@ def _links(items: Any) -> list[Link]:
 
 
 def _names(items: Any) -> list[str]:
-    return [str(i.get("name") or i.get("slug")) for i in items or [] if isinstance(i, dict)
-            and (i.get("name") or i.get("slug"))]
+    return [
+        str(i.get("name") or i.get("slug"))
+        for i in items or []
+        if isinstance(i, dict) and (i.get("name") or i.get("slug"))
+    ]
 
 
 def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> PaperDetail:
@@ -208,7 +211,11 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
     summary = paper_summary(paper).model_dump()
 
     def urls(key: str) -> list[str]:
-        return [str(u) for u in paper.get(key) or [] if isinstance(u, str)][:repo_limit] if everything else []
+        return (
+            [str(u) for u in paper.get(key) or [] if isinstance(u, str)][:repo_limit]
+            if everything
+            else []
+        )
 
     return PaperDetail(
         **summary,
@@ -223,8 +230,11 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
         hf_datasets=urls("hf_datasets"),
         hf_spaces=urls("hf_spaces"),
         in_catalog=paper.get("in_catalog") is not False,
-        available_at=[{"label": str(a.get("label")), "url": str(a.get("url"))}
-                      for a in paper.get("available_at") or [] if isinstance(a, dict)],
+        available_at=[
+            {"label": str(a.get("label")), "url": str(a.get("url"))}
+            for a in paper.get("available_at") or []
+            if isinstance(a, dict)
+        ],
     )
 
 
@@ -244,7 +254,11 @@ def evaluation(row: dict[str, Any]) -> Evaluation:
     methodology = text(row.get("methodology"))
     shots = _SHOTS.search(methodology or "")
     scopes = row.get("rank_scopes") or [
-        {"task_id": row.get("task_id"), "task_name": row.get("task_name"), "rank": row.get("best_rank")}
+        {
+            "task_id": row.get("task_id"),
+            "task_name": row.get("task_name"),
+            "rank": row.get("best_rank"),
+        }
     ]
     is_open = row.get("is_open")
     return Evaluation(
@@ -254,8 +268,15 @@ def evaluation(row: dict[str, Any]) -> Evaluation:
         metrics={str(k): _metric(v) for k, v in (row.get("metrics") or {}).items()},
         best_metric=text(row.get("best_metric")),
         best_rank=integer(row.get("best_rank")),
-        rank_scopes=[RankScope(task_id=text(s.get("task_id")), task_name=text(s.get("task_name")),
-                               rank=integer(s.get("rank"))) for s in scopes if isinstance(s, dict)],
+        rank_scopes=[
+            RankScope(
+                task_id=text(s.get("task_id")),
+                task_name=text(s.get("task_name")),
+                rank=integer(s.get("rank")),
+            )
+            for s in scopes
+            if isinstance(s, dict)
+        ],
         paper_title=text(row.get("paper_title")),
         paper_arxiv_id=text(row.get("paper_arxiv_id")),
         num_parameters=integer(row.get("num_parameters")),
@@ -263,18 +284,28 @@ def evaluation(row: dict[str, Any]) -> Evaluation:
         split=text(row.get("split") or row.get("split_name") or row.get("evaluated_on")),
         shots=int(shots.group(1)) if shots else None,
         protocol=methodology,
-        source_url=absolute(row.get("result_url") or row.get("source_url")
-                            or row.get("external_source_url")),
+        source_url=absolute(
+            row.get("result_url") or row.get("source_url") or row.get("external_source_url")
+        ),
         updated_at=text(row.get("updated_at")),
     )
 
 
 def benchmark_summary(row: dict[str, Any]) -> BenchmarkSummary:
-    count = next((integer(row.get(k)) for k in ("paper_count", "all_time_paper_count",
-                                                 "evaluation_count") if integer(row.get(k)) is not None), None)
+    count = next(
+        (
+            integer(row.get(k))
+            for k in ("paper_count", "all_time_paper_count", "evaluation_count")
+            if integer(row.get(k)) is not None
+        ),
+        None,
+    )
     return BenchmarkSummary(
-        id=text(row.get("id")), name=text(row.get("name")), slug=text(row.get("slug")),
-        full_name=text(row.get("full_name")), description=text(row.get("description")),
+        id=text(row.get("id")),
+        name=text(row.get("name")),
+        slug=text(row.get("slug")),
+        full_name=text(row.get("full_name")),
+        description=text(row.get("description")),
         paper_count=count,
     )
 
@@ -291,16 +322,21 @@ def compact_schema(node: Any, defs: dict[str, Any] | None = None) -> Any:
         return node
     if "$ref" in node and defs is not None:
         return compact_schema(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
-    out = {k: compact_schema(v, defs) for k, v in node.items()
-           if k not in ("title", "$defs", "properties") and not (k == "default" and v is None)
-           and not (k == "additionalProperties" and v is True)}
+    out = {
+        k: compact_schema(v, defs)
+        for k, v in node.items()
+        if k not in ("title", "$defs", "properties")
+        and not (k == "default" and v is None)
+        and not (k == "additionalProperties" and v is True)
+    }
     if isinstance(node.get("properties"), dict):  # property names are data, not keywords
         out["properties"] = {k: compact_schema(v, defs) for k, v in node["properties"].items()}
     if "const" in out:
         out.pop("type", None)  # a const already fixes the type
     options = out.get("anyOf")
-    if isinstance(options, list) and all(set(o) == {"type"} and isinstance(o["type"], str)
-                                         for o in options):
+    if isinstance(options, list) and all(
+        set(o) == {"type"} and isinstance(o["type"], str) for o in options
+    ):
         del out["anyOf"]  # a union of bare types is a type list
         out["type"] = [o["type"] for o in options]
     elif isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:

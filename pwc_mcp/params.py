@@ -70,13 +70,15 @@ class Extra:
 MCP_ONLY: dict[str, dict[str, Extra]] = {
     "read_paper": {
         "cursor": Extra(
-            Annotated[str | None, Field(max_length=2048)], None,
+            Annotated[str | None, Field(max_length=2048)],
+            None,
             "next_cursor from the previous read_paper result; omit to start at the beginning",
         ),
     },
     "get_paper_info": {
         "repo_limit": Extra(
-            Annotated[int, Field(ge=1, le=10)], 5,
+            Annotated[int, Field(ge=1, le=10)],
+            5,
             "most repositories and artifacts to return per kind, official first",
         ),
     },
@@ -113,8 +115,9 @@ def describe(action: argparse.Action) -> str:
 
 
 # Parameters whose name, type and bounds say it all get no description (schemas cost tokens).
-SELF_EXPLANATORY = frozenset({"page", "limit", "order_by", "order_direction",
-                              "published_after", "published_before"})
+SELF_EXPLANATORY = frozenset(
+    {"page", "limit", "order_by", "order_direction", "published_after", "published_before"}
+)
 
 
 def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any]:
@@ -127,8 +130,10 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
         choices = tuple(action.choices)
         if set(choices) == {"true", "false"}:
             return Annotated[bool | None, Field(description=help_text)], None
-        return Annotated[Literal[choices] | None if default is None else Literal[choices],  # type: ignore[valid-type]
-                         Field(description=help_text)], default
+        return Annotated[
+            Literal[choices] | None if default is None else Literal[choices],  # type: ignore[valid-type]
+            Field(description=help_text),
+        ], default
     kind = action.type
     if isinstance(kind, IntRange):
         high = kind.maximum
@@ -145,19 +150,31 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
         return Annotated[float | None, Field(description=help_text)], None
     if isinstance(action, argparse._AppendAction):
         if action.dest == "author":
-            return Annotated[list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
-                             Field(max_length=10, description=help_text)], []
+            return Annotated[
+                list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
+                Field(max_length=10, description=help_text),
+            ], []
         bound = "minimum" if action.dest == "minimum_metrics" else "maximum"
-        return Annotated[dict[str, float] | None, Field(
-            description=f"{{metric name: {bound} value}}; names match case-insensitively")], None
+        return Annotated[
+            dict[str, float] | None,
+            Field(description=f"{{metric name: {bound} value}}; names match case-insensitively"),
+        ], None
     if kind is metric_list:
         return Annotated[list[str] | None, Field(min_length=1, description=help_text)], None
     if kind is pareto_objectives:
-        return Annotated[list[str] | None, Field(min_length=2, description=(
-            "two or more objectives such as ['Top 1 Accuracy:higher', 'Params:lower']"))], None
+        return Annotated[
+            list[str] | None,
+            Field(
+                min_length=2,
+                description=(
+                    "two or more objectives such as ['Top 1 Accuracy:higher', 'Params:lower']"
+                ),
+            ),
+        ], None
     if not action.option_strings or action.required:
         return Annotated[str, Field(min_length=1, max_length=MAX_TEXT, description=help_text)], (
-            inspect.Parameter.empty)
+            inspect.Parameter.empty
+        )
     limit = 32 if action.dest == "max_parameters" else MAX_TEXT
     return Annotated[str | None, Field(max_length=limit, description=help_text)], None
 
@@ -176,17 +193,24 @@ def _build(tool: str) -> ToolParams:
         name = _mcp_name(tool, action)
         annotation, default = _annotation(tool, action, name)
         if action.dest == "name":  # an entity tool needs its entity
-            annotation = Annotated[str, Field(min_length=1, max_length=MAX_TEXT,
-                                              description=action.help)]
+            annotation = Annotated[
+                str, Field(min_length=1, max_length=MAX_TEXT, description=action.help)
+            ]
             default = inspect.Parameter.empty
         to_dest[name] = action.dest
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
-                                        annotation=annotation, default=default))
+        params.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
+            )
+        )
     extras = MCP_ONLY.get(tool, {})
     for name, extra in extras.items():
         annotation = Annotated[extra.annotation, Field(description=extra.description)]
-        params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY,
-                                        annotation=annotation, default=extra.default))
+        params.append(
+            inspect.Parameter(
+                name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=extra.default
+            )
+        )
     required = [p for p in params if p.default is inspect.Parameter.empty]
     optional = [p for p in params if p.default is not inspect.Parameter.empty]
     return ToolParams(inspect.Signature(required + optional), to_dest, frozenset(extras))

@@ -11,8 +11,11 @@ provider = LocalProvider(on_duplicate="error")
 Text = Annotated[str, Field(min_length=1, max_length=500)]
 
 
-@provider.prompt(name="find_papers", title="Find papers",
-                 description="Find and cite the most relevant papers on a topic.")
+@provider.prompt(
+    name="find_papers",
+    title="Find papers",
+    description="Find and cite the most relevant papers on a topic.",
+)
 def find_papers(topic: Text) -> str:
     return (
         f"Find papers about {topic!r} in the Papers With Code catalog. Use search_papers "
@@ -21,8 +24,11 @@ def find_papers(topic: Text) -> str:
     )
 
 
-@provider.prompt(name="compare_leaderboard", title="Compare a leaderboard",
-                 description="Compare the models on one benchmark, with their settings.")
+@provider.prompt(
+    name="compare_leaderboard",
+    title="Compare a leaderboard",
+    description="Compare the models on one benchmark, with their settings.",
+)
 def compare_leaderboard(benchmark: Text) -> str:
     return (
         f"Inspect the benchmark {benchmark!r} with get_benchmark (find its slug with "
@@ -32,8 +38,11 @@ def compare_leaderboard(benchmark: Text) -> str:
     )
 
 
-@provider.prompt(name="survey_task", title="Survey a research task",
-                 description="Survey a task: benchmarks, representative papers and methods.")
+@provider.prompt(
+    name="survey_task",
+    title="Survey a research task",
+    description="Survey a task: benchmarks, representative papers and methods.",
+)
 def survey_task(task: Text) -> str:
     return (
         f"Survey the research task {task!r}: resolve its slug with list_tasks, call get_task, "

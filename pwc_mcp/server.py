@@ -53,14 +53,23 @@ def build_server(catalog: CatalogService, middleware: Sequence[Middleware] = ())
         on_duplicate="error",
         mask_error_details=True,
         middleware=[*middleware, TidyValidation()],
-        providers=[papers.build(catalog), taxonomy.build(catalog), benchmarks.build(catalog),
-                   prompts.provider],
+        providers=[
+            papers.build(catalog),
+            taxonomy.build(catalog),
+            benchmarks.build(catalog),
+            prompts.provider,
+        ],
     )
     mcp._mcp_server.title = "Papers With Code"  # FastMCP 4 has no constructor argument for it
     # Per-method hints (SEP-2549): catalogs for an hour, resource reads for five minutes.
     hints = mcp._mcp_server.cache_hints
-    for method in ("server/discover", "tools/list", "resources/templates/list",
-                   "resources/list", "prompts/list"):
+    for method in (
+        "server/discover",
+        "tools/list",
+        "resources/templates/list",
+        "resources/list",
+        "prompts/list",
+    ):
         hints[method] = CacheHint(ttl_ms=HOUR_MS, scope="public")
     hints["resources/read"] = CacheHint(ttl_ms=300_000, scope="public")
     return mcp

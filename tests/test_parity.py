@@ -29,8 +29,9 @@ def expected_name(command: str, dest: str) -> str:
 
 @pytest.fixture(scope="module")
 def advertised() -> dict[str, set[str]]:
-    catalog = CatalogService(CatalogClient("http://127.0.0.1:9/api/v1"),
-                             CursorCodec(secrets.token_bytes(32)))
+    catalog = CatalogService(
+        CatalogClient("http://127.0.0.1:9/api/v1"), CursorCodec(secrets.token_bytes(32))
+    )
 
     async def names() -> dict[str, set[str]]:
         async with Client(build_server(catalog)) as client:

@@ -76,8 +76,12 @@ def _paper_id(paper: dict[str, Any]) -> str:
 def evaluations_page(client: Catalog, paper_id: str, page: int, page_size: int) -> Any:
     return client.get_json(
         "evaluations/",
-        {"page": page, "page_size": page_size, "paper_id": paper_id,
-         "ordering": EVALUATION_ORDERING},
+        {
+            "page": page,
+            "page_size": page_size,
+            "paper_id": paper_id,
+            "ordering": EVALUATION_ORDERING,
+        },
     )
 
 
@@ -108,13 +112,17 @@ def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
         total: int | None = None
         page = 1
         while True:
-            rows, total = extract_rows(evaluations_page(client, paper_id, page, EVALUATION_PAGE_SIZE))
+            rows, total = extract_rows(
+                evaluations_page(client, paper_id, page, EVALUATION_PAGE_SIZE)
+            )
             collected.extend(rows)
             if not rows or total is None or len(collected) >= total or page >= 100:
                 break
             page += 1
-        paper["evaluations"] = {"count": total if total is not None else len(collected),
-                                "results": collected}
+        paper["evaluations"] = {
+            "count": total if total is not None else len(collected),
+            "results": collected,
+        }
     return paper
 
 
@@ -130,7 +138,9 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
     return {
         "count": total if total is not None else len(rows),
         "page": args.page,
-        "next_page": next_page if isinstance(next_page, int) and not isinstance(next_page, bool) else None,
+        "next_page": next_page
+        if isinstance(next_page, int) and not isinstance(next_page, bool)
+        else None,
         "results": merge_rows(rows),
     }
 

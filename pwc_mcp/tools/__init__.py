@@ -30,8 +30,7 @@ def compact_inputs(provider: LocalProvider) -> LocalProvider:
     return provider
 
 
-def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any],
-               **overrides: Any) -> Any:
+def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any) -> Any:
     """Run the tool's CLI handler; every failure becomes one prefixed ToolError."""
     values = to_cli_values(tool, params)
     values.update({k: v for k, v in overrides.items() if v is not None})

@@ -24,7 +24,6 @@ from pwc_mcp.tools import (
 from pwc_mcp.tools.papers import _as_resource
 from pwc_mcp.tools.taxonomy import grouped
 
-
 METRIC_FILTERS = ("require_metrics", "minimum_metrics", "maximum_metrics", "sort_metric", "pareto")
 
 
@@ -34,17 +33,23 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     bench = benchmark_summary(payload.get("benchmark") or {})
     directions = payload.get("metric_directions")
     model = Leaderboard(
-        benchmark=bench, evaluation_count=payload.get("count"),
-        matched_count=payload.get("matched_count"), page=payload.get("page") or 1,
-        next_page=payload.get("next_page"), evaluations=[evaluation(r) for r in cap(rows)],
-        metric_directions=directions if isinstance(directions, dict) else {}, data=payload,
+        benchmark=bench,
+        evaluation_count=payload.get("count"),
+        matched_count=payload.get("matched_count"),
+        page=payload.get("page") or 1,
+        next_page=payload.get("next_page"),
+        evaluations=[evaluation(r) for r in cap(rows)],
+        metric_directions=directions if isinstance(directions, dict) else {},
+        data=payload,
     )
     filtered = any(params.get(k) for k in METRIC_FILTERS)
     matched = f"; {model.matched_count} match the metric filters" if filtered else ""
-    lines = [f"## {bench.name}",
-             f"{model.evaluation_count} evaluation rows{matched}; returned "
-             f"{len(model.evaluations)} on page {model.page}. Ranks are task-scoped."
-             + more(model.next_page)]
+    lines = [
+        f"## {bench.name}",
+        f"{model.evaluation_count} evaluation rows{matched}; returned "
+        f"{len(model.evaluations)} on page {model.page}. Ranks are task-scoped."
+        + more(model.next_page),
+    ]
     for row in model.evaluations:
         metrics = ", ".join(f"{k}: {v}" for k, v in row.metrics.items() if v is not None)
         size = f", {row.num_parameters:,} params" if row.num_parameters else ""
@@ -76,28 +81,46 @@ def build(catalog: CatalogService) -> LocalProvider:
             items: list[dict[str, Any]] = []
             for area in payload["results"]:
                 for task in area.get("tasks") or []:
-                    items.extend({**b, "task": task.get("name"), "area": area.get("name")}
-                                 for b in task.get("benchmarks") or [])
+                    items.extend(
+                        {**b, "task": task.get("name"), "area": area.get("name")}
+                        for b in task.get("benchmarks") or []
+                    )
             items = items[:HOSTED_ROW_CAP]
             _, data = grouped(payload, "tasks")
-            return respond(RecordPage(items=items, count=len(items), data=data),
-                           f"Returned {len(items)} benchmarks grouped by area and task.")
+            return respond(
+                RecordPage(items=items, count=len(items), data=data),
+                f"Returned {len(items)} benchmarks grouped by area and task.",
+            )
         rows, total = rows_of(payload)
         next_page = next_page_of(payload)
-        text = f"Found {total} benchmarks." + more(next_page) + "".join(
-            f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in cap(rows))
-        return respond(RecordPage(items=cap(rows), count=total, page=params.get("page"),
-                                  next_page=next_page, data=payload), text)
+        text = (
+            f"Found {total} benchmarks."
+            + more(next_page)
+            + "".join(f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in cap(rows))
+        )
+        return respond(
+            RecordPage(
+                items=cap(rows),
+                count=total,
+                page=params.get("page"),
+                next_page=next_page,
+                data=payload,
+            ),
+            text,
+        )
 
-    @provider.resource("pwc://benchmarks/{benchmark}", name="benchmark",
-                       title="Benchmark leaderboard", mime_type="application/json",
-                       description="Canonical benchmark metadata and its leading evaluations "
-                       "(get_benchmark page 1).")
+    @provider.resource(
+        "pwc://benchmarks/{benchmark}",
+        name="benchmark",
+        title="Benchmark leaderboard",
+        mime_type="application/json",
+        description="Canonical benchmark metadata and its leading evaluations "
+        "(get_benchmark page 1).",
+    )
     def benchmark_resource(benchmark: str) -> str:
-        result = _as_resource(lambda: leaderboard(catalog, {"benchmark": benchmark, "page": 1,
-                                                              "limit": 20}))
+        result = _as_resource(
+            lambda: leaderboard(catalog, {"benchmark": benchmark, "page": 1, "limit": 20})
+        )
         return json.dumps(result.structured_content, ensure_ascii=False)
 
     return compact_inputs(provider)
-
-

@@ -58,10 +58,15 @@ def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     if isinstance(payload.get("evaluations"), dict):
         rows = payload["evaluations"].get("results") or []
         count = payload["evaluations"].get("count")
-        data["evaluations"] = {"count": count, "results": cap(rows),
-                               "note": "first 25 rows; page with get_paper_evaluations"}
-    text = [f"## {paper.title}", f"{paper.code_repository_count} code repositories; returned "
-            f"{len(paper.repositories)}."]
+        data["evaluations"] = {
+            "count": count,
+            "results": cap(rows),
+            "note": "first 25 rows; page with get_paper_evaluations",
+        }
+    text = [
+        f"## {paper.title}",
+        f"{paper.code_repository_count} code repositories; returned {len(paper.repositories)}.",
+    ]
     if paper.abstract:
         text.append(paper.abstract)
     return respond(PaperInfo(paper=paper, evaluation_count=count, data=data), "\n\n".join(text))
@@ -92,11 +97,18 @@ def build(catalog: CatalogService) -> LocalProvider:
         """A paper's benchmark results, merged across task scopes, one page at a time."""
         payload = payload_of(catalog, "get_paper_evaluations", params)
         rows = [evaluation(r) for r in cap(payload.get("results") or [])]
-        model = EvaluationPage(paper=params["paper"].strip(), evaluation_count=payload.get("count"),
-                               page=payload.get("page") or 1, next_page=payload.get("next_page"),
-                               evaluations=rows, data=payload)
-        text = (f"Found {model.evaluation_count} evaluation rows; returned {len(rows)} on page "
-                f"{model.page}." + more(model.next_page))
+        model = EvaluationPage(
+            paper=params["paper"].strip(),
+            evaluation_count=payload.get("count"),
+            page=payload.get("page") or 1,
+            next_page=payload.get("next_page"),
+            evaluations=rows,
+            data=payload,
+        )
+        text = (
+            f"Found {model.evaluation_count} evaluation rows; returned {len(rows)} on page "
+            f"{model.page}." + more(model.next_page)
+        )
         return respond(model, text)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperRead))
@@ -108,12 +120,19 @@ def build(catalog: CatalogService) -> LocalProvider:
             chunk = catalog.read(params["paper"], params.get("cursor"))
         except Exception as error:
             raise tool_error(error) from None
-        model = PaperRead(paper=chunk.paper, truncated=chunk.truncated,
-                          next_cursor=chunk.next_cursor, offset=chunk.offset,
-                          content_version=chunk.content_version,
-                          data={"paper": chunk.paper, "markdown": chunk.markdown})
-        tail = ("\n\n[truncated: call read_paper again with cursor=next_cursor]"
-                if chunk.truncated else "")
+        model = PaperRead(
+            paper=chunk.paper,
+            truncated=chunk.truncated,
+            next_cursor=chunk.next_cursor,
+            offset=chunk.offset,
+            content_version=chunk.content_version,
+            data={"paper": chunk.paper, "markdown": chunk.markdown},
+        )
+        tail = (
+            "\n\n[truncated: call read_paper again with cursor=next_cursor]"
+            if chunk.truncated
+            else ""
+        )
         return respond(model, chunk.markdown + tail)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
@@ -151,30 +170,45 @@ def build(catalog: CatalogService) -> LocalProvider:
         def items(key: str) -> list[dict[str, Any]]:
             return [r for r in payload.get(key) or [] if isinstance(r, dict)][:HOSTED_ROW_CAP]
 
-        model = Lineage(paper=payload.get("paper") if isinstance(payload.get("paper"), dict) else None,
-                        predecessors=items("predecessors"), successors=items("successors"),
-                        data=payload)
-        text = (f"{len(model.predecessors)} predecessors, {len(model.successors)} successors "
-                "(explicit catalog links only).")
+        model = Lineage(
+            paper=payload.get("paper") if isinstance(payload.get("paper"), dict) else None,
+            predecessors=items("predecessors"),
+            successors=items("successors"),
+            data=payload,
+        )
+        text = (
+            f"{len(model.predecessors)} predecessors, {len(model.successors)} successors "
+            "(explicit catalog links only)."
+        )
         return respond(model, text)
 
-    @provider.resource("pwc://papers/{paper}", name="paper-info", title="Paper information",
-                       description="Canonical paper metadata (get_paper_info with defaults). "
-                       "Percent-encode a `/` in legacy arXiv IDs.",
-                       mime_type="application/json")
+    @provider.resource(
+        "pwc://papers/{paper}",
+        name="paper-info",
+        title="Paper information",
+        description="Canonical paper metadata (get_paper_info with defaults). "
+        "Percent-encode a `/` in legacy arXiv IDs.",
+        mime_type="application/json",
+    )
     def paper_resource(paper: str) -> str:
         result = _as_resource(lambda: info_result(catalog, {"paper": paper}))
         return json.dumps(result.structured_content, ensure_ascii=False)
 
-    @provider.resource("pwc://papers/{paper}/markdown", name="paper-markdown",
-                       title="Paper Markdown", mime_type="text/markdown",
-                       description="The complete stored Markdown when it fits one 64 KiB "
-                       "response; longer papers are read with read_paper.")
+    @provider.resource(
+        "pwc://papers/{paper}/markdown",
+        name="paper-markdown",
+        title="Paper Markdown",
+        mime_type="text/markdown",
+        description="The complete stored Markdown when it fits one 64 KiB "
+        "response; longer papers are read with read_paper.",
+    )
     def paper_markdown(paper: str) -> str:
         chunk = _as_resource(lambda: catalog.read(paper, None))
         if chunk.truncated:
-            raise ResourceError("invalid_argument: this paper's Markdown is longer than one "
-                                "response; read it with the read_paper tool and its cursor")
+            raise ResourceError(
+                "invalid_argument: this paper's Markdown is longer than one "
+                "response; read it with the read_paper tool and its cursor"
+            )
         return chunk.markdown
 
     return compact_inputs(provider)

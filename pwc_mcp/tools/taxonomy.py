@@ -23,8 +23,17 @@ from pwc_mcp.tools import (
 )
 from pwc_mcp.tools.papers import _as_resource
 
-TASK_FIELDS = ("id", "name", "slug", "description", "paper_count", "benchmark_count",
-               "evaluation_count", "level", "research_trends")
+TASK_FIELDS = (
+    "id",
+    "name",
+    "slug",
+    "description",
+    "paper_count",
+    "benchmark_count",
+    "evaluation_count",
+    "level",
+    "research_trends",
+)
 
 
 def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
@@ -39,8 +48,10 @@ def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     item["benchmarks"] = benchmarks[:limit]
     item["common_methods"] = payload.get("common_methods") or []
     data = {**payload, "benchmarks": cap(benchmarks)}
-    lines = [f"## {task.get('name')}",
-             f"{task.get('paper_count')} papers; returned {len(item['benchmarks'])} benchmarks."]
+    lines = [
+        f"## {task.get('name')}",
+        f"{task.get('paper_count')} papers; returned {len(item['benchmarks'])} benchmarks.",
+    ]
     lines += [f"- {b.get('name')} (`{b.get('slug') or b.get('id')}`)" for b in item["benchmarks"]]
     return respond(Record(item=item, data=data), "\n".join(lines))
 
@@ -54,13 +65,20 @@ def page_of(payload: dict[str, Any], page: int, limit: int, label: str) -> ToolR
     """Client-side page of a complete list (conferences, organizations, frameworks)."""
     rows, total = rows_of(payload)
     start = (page - 1) * limit
-    shown = rows[start:start + limit]
+    shown = rows[start : start + limit]
     next_page = page + 1 if start + limit < len(rows) else None
-    data = {**payload, "count": total if total is not None else len(rows), "results": shown,
-            "page": page, "next_page": next_page}
+    data = {
+        **payload,
+        "count": total if total is not None else len(rows),
+        "results": shown,
+        "page": page,
+        "next_page": next_page,
+    }
     text = f"Found {data['count']} {label}; returned {len(shown)} on page {page}." + more(next_page)
-    return respond(RecordPage(items=shown, count=data["count"], page=page, next_page=next_page,
-                              data=data), text)
+    return respond(
+        RecordPage(items=shown, count=data["count"], page=page, next_page=next_page, data=data),
+        text,
+    )
 
 
 def grouped(payload: dict[str, Any], key: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -71,7 +89,7 @@ def grouped(payload: dict[str, Any], key: str) -> tuple[list[dict[str, Any]], di
         if not isinstance(area, dict):
             continue
         room = HOSTED_ROW_CAP - len(items)
-        rows = [r for r in area.get(key) or [] if isinstance(r, dict)][:max(room, 0)]
+        rows = [r for r in area.get(key) or [] if isinstance(r, dict)][: max(room, 0)]
         items.extend({**r, "area": area.get("name")} for r in rows)
         areas.append({**area, key: rows})
     return items, {**payload, "results": areas}
@@ -97,14 +115,27 @@ def build(catalog: CatalogService) -> LocalProvider:
         payload = payload_of(catalog, "list_tasks", {**params, "limit": limit})
         if group:
             items, data = grouped(payload, "tasks")
-            return respond(RecordPage(items=items, count=len(items), data=data),
-                           f"Returned {len(items)} tasks grouped by area.")
+            return respond(
+                RecordPage(items=items, count=len(items), data=data),
+                f"Returned {len(items)} tasks grouped by area.",
+            )
         rows, total = rows_of(payload)
         next_page = next_page_of(payload)
-        text = f"Found {total} tasks." + more(next_page) + "".join(
-            f"\n- {r.get('name')} (`{r.get('slug')}`)" for r in cap(rows))
-        return respond(RecordPage(items=cap(rows), count=total, page=params.get("page"),
-                                  next_page=next_page, data=payload), text)
+        text = (
+            f"Found {total} tasks."
+            + more(next_page)
+            + "".join(f"\n- {r.get('name')} (`{r.get('slug')}`)" for r in cap(rows))
+        )
+        return respond(
+            RecordPage(
+                items=cap(rows),
+                count=total,
+                page=params.get("page"),
+                next_page=next_page,
+                data=payload,
+            ),
+            text,
+        )
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_method")
@@ -124,9 +155,16 @@ def build(catalog: CatalogService) -> LocalProvider:
         payload = payload_of(catalog, "list_methods", {**params, "limit": limit})
         rows, total = rows_of(payload)
         next_page = next_page_of(payload)
-        return respond(RecordPage(items=cap(rows), count=total, page=params.get("page"),
-                                  next_page=next_page, data=payload),
-                       f"Found {total} methods." + more(next_page))
+        return respond(
+            RecordPage(
+                items=cap(rows),
+                count=total,
+                page=params.get("page"),
+                next_page=next_page,
+                data=payload,
+            ),
+            f"Found {total} methods." + more(next_page),
+        )
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_conference")
@@ -170,9 +208,13 @@ def build(catalog: CatalogService) -> LocalProvider:
         payload = payload_of(catalog, "list_frameworks", params)
         return page_of(payload, params["page"], params["limit"], "frameworks")
 
-    @provider.resource("pwc://tasks/{task}", name="task", title="Research task",
-                       description="Canonical task metadata and benchmarks (get_task).",
-                       mime_type="application/json")
+    @provider.resource(
+        "pwc://tasks/{task}",
+        name="task",
+        title="Research task",
+        description="Canonical task metadata and benchmarks (get_task).",
+        mime_type="application/json",
+    )
     def task_resource(task: str) -> str:
         result = _as_resource(lambda: task_result(catalog, {"task": task}))
         return json.dumps(result.structured_content, ensure_ascii=False)

@@ -17,37 +17,110 @@ from pwc_cli.parser import (
 )
 
 EXPECTED_FLAGS = {
-    "search": {"--limit", "--page", "--mode", "--start-date", "--end-date",
-               "--has-official-implementation", "--implementation-coverage", "--json"},
+    "search": {
+        "--limit",
+        "--page",
+        "--mode",
+        "--start-date",
+        "--end-date",
+        "--has-official-implementation",
+        "--implementation-coverage",
+        "--json",
+    },
     "paper info": {"--include-resources", "--include-evals", "--json"},
     "paper evaluations": {"--page", "--page-size", "--json"},
     "paper read": {"--json"},
-    "paper list": {"--page", "--page-size", "--search", "--start-date", "--end-date", "--task",
-                   "--method", "--conference", "--framework", "--organization", "--author",
-                   "--all-versions", "--order-by", "--order-dir", "--include-resources",
-                   "--has-official-implementation", "--implementation-coverage", "--json"},
+    "paper list": {
+        "--page",
+        "--page-size",
+        "--search",
+        "--start-date",
+        "--end-date",
+        "--task",
+        "--method",
+        "--conference",
+        "--framework",
+        "--organization",
+        "--author",
+        "--all-versions",
+        "--order-by",
+        "--order-dir",
+        "--include-resources",
+        "--has-official-implementation",
+        "--implementation-coverage",
+        "--json",
+    },
     "paper recent": {"--limit", "--implementation-coverage", "--json"},
-    "paper trending": {"--limit", "--max-age-days", "--min-velocity", "--implementation-coverage",
-                       "--json"},
+    "paper trending": {
+        "--limit",
+        "--max-age-days",
+        "--min-velocity",
+        "--implementation-coverage",
+        "--json",
+    },
     "paper related": {"--limit", "--implementation-coverage", "--json"},
     "paper lineage list": {"--json"},
     "task": {"--name", "--json"},
-    "task list": {"--page", "--page-size", "--search", "--group-by-area", "--flat", "--area",
-                  "--level", "--visible-only", "--order-by", "--order-dir", "--json"},
+    "task list": {
+        "--page",
+        "--page-size",
+        "--search",
+        "--group-by-area",
+        "--flat",
+        "--area",
+        "--level",
+        "--visible-only",
+        "--order-by",
+        "--order-dir",
+        "--json",
+    },
     "method": {"--name", "--json"},
-    "method list": {"--page", "--page-size", "--search", "--area", "--introduced-year",
-                    "--order-by", "--order-dir", "--json"},
+    "method list": {
+        "--page",
+        "--page-size",
+        "--search",
+        "--area",
+        "--introduced-year",
+        "--order-by",
+        "--order-dir",
+        "--json",
+    },
     "conference": {"--name", "--json"},
     "conference list": {"--year", "--json"},
     "organization": {"--name", "--json"},
     "organization list": {"--featured-only", "--json"},
     "framework": {"--name", "--json"},
     "framework list": {"--domain", "--category", "--platform", "--json"},
-    "benchmark": {"--name", "--limit", "--page", "--is-open", "--max-parameters",
-                  "--require-metrics", "--min", "--max", "--sort", "--pareto", "--json"},
-    "benchmark list": {"--page", "--page-size", "--limit", "--search", "--task", "--group-by-area",
-                       "--flat", "--area", "--benchmarks-per-task", "--include-descendants",
-                       "--min-eval-count", "--is-open", "--order-by", "--order-dir", "--json"},
+    "benchmark": {
+        "--name",
+        "--limit",
+        "--page",
+        "--is-open",
+        "--max-parameters",
+        "--require-metrics",
+        "--min",
+        "--max",
+        "--sort",
+        "--pareto",
+        "--json",
+    },
+    "benchmark list": {
+        "--page",
+        "--page-size",
+        "--limit",
+        "--search",
+        "--task",
+        "--group-by-area",
+        "--flat",
+        "--area",
+        "--benchmarks-per-task",
+        "--include-descendants",
+        "--min-eval-count",
+        "--is-open",
+        "--order-by",
+        "--order-dir",
+        "--json",
+    },
 }
 
 
@@ -59,7 +132,10 @@ def parse(*argv: str) -> argparse.Namespace:
 def test_every_research_command_and_its_flags() -> None:
     assert set(RESEARCH_COMMANDS) == set(EXPECTED_FLAGS)
     for command, flags in EXPECTED_FLAGS.items():
-        options = {o for a in COMMANDS[command]._actions for o in a.option_strings} - {"-h", "--help"}
+        options = {o for a in COMMANDS[command]._actions for o in a.option_strings} - {
+            "-h",
+            "--help",
+        }
         assert options == flags, command
 
 
@@ -73,12 +149,18 @@ def test_presentation_flags_are_not_research_actions() -> None:
     ("argv", "expected"),
     [
         (["search", "x"], {"limit": 10, "page": 1, "mode": "hybrid"}),
-        (["paper", "list"], {"page_size": 20, "order_by": "trending", "order_dir": "desc", "author": []}),
+        (
+            ["paper", "list"],
+            {"page_size": 20, "order_by": "trending", "order_dir": "desc", "author": []},
+        ),
         (["paper", "trending"], {"limit": 20, "max_age_days": 180, "min_velocity": None}),
         (["paper", "related", "p"], {"limit": 4}),
         (["task", "list"], {"page_size": 50, "order_by": "name", "order_dir": "asc"}),
         (["method", "list"], {"page_size": 50}),
-        (["benchmark", "--name", "b"], {"limit": 20, "page": 1, "require_metrics": (), "minimum_metrics": []}),
+        (
+            ["benchmark", "--name", "b"],
+            {"limit": 20, "page": 1, "require_metrics": (), "minimum_metrics": []},
+        ),
         (["benchmark", "list"], {"page_size": 50, "benchmarks_per_task": 3, "order_by": None}),
     ],
 )
@@ -93,8 +175,9 @@ def test_repeatable_and_alias_flags() -> None:
     assert parse("benchmark", "list", "--limit", "7").page_size == 7
     args = parse("benchmark", "--name", "x", "--min", "a=1", "--min", "b = 2.5", "--max", "c=3")
     assert args.minimum_metrics == [("a", 1.0), ("b", 2.5)] and args.maximum_metrics == [("c", 3.0)]
-    assert parse("benchmark", "--name", "x", "--require-metrics", "a", "--require-metrics",
-                 " b, ,c").require_metrics == ("b", "c")
+    assert parse(
+        "benchmark", "--name", "x", "--require-metrics", "a", "--require-metrics", " b, ,c"
+    ).require_metrics == ("b", "c")
 
 
 @pytest.mark.parametrize(
@@ -107,15 +190,27 @@ def test_repeatable_and_alias_flags() -> None:
         (["paper", "related", "p", "--limit", "21"], "--limit must be 1-20"),
         (["paper", "trending", "--max-age-days", "366"], "--max-age-days must be 1-365"),
         (["method", "list", "--page-size", "501"], "--page-size must be 1-500"),
-        (["benchmark", "list", "--limit", "101"], "argument --page-size/--limit: --page-size must be 1-100"),
-        (["benchmark", "list", "--benchmarks-per-task", "11"], "--benchmarks-per-task must be 1-10"),
+        (
+            ["benchmark", "list", "--limit", "101"],
+            "argument --page-size/--limit: --page-size must be 1-100",
+        ),
+        (
+            ["benchmark", "list", "--benchmarks-per-task", "11"],
+            "--benchmarks-per-task must be 1-10",
+        ),
         (["task", "list", "--flat", "--group-by-area"], "not allowed with argument"),
         (["benchmark", "--name", "x", "--require-metrics", " , "], "metric list must not be empty"),
         (["benchmark", "--name", "x", "--min", "a"], "expected METRIC=VALUE"),
         (["benchmark", "--name", "x", "--min", "a=high"], "metric threshold must be numeric"),
         (["benchmark", "--name", "x", "--sort", "a:up"], "expected METRIC[:asc|desc]"),
-        (["benchmark", "--name", "x", "--pareto", "a:higher"], "Pareto selection requires at least two metrics"),
-        (["benchmark", "--name", "x", "--pareto", "a:up,b:lower"], "expected METRIC:higher,METRIC:lower"),
+        (
+            ["benchmark", "--name", "x", "--pareto", "a:higher"],
+            "Pareto selection requires at least two metrics",
+        ),
+        (
+            ["benchmark", "--name", "x", "--pareto", "a:up,b:lower"],
+            "expected METRIC:higher,METRIC:lower",
+        ),
         (["paper"], "required"),
         (["frobnicate"], "invalid choice"),
     ],
@@ -133,12 +228,20 @@ def test_error_line_names_the_full_command_path(capsys: pytest.CaptureFixture[st
     with pytest.raises(SystemExit):
         parse("paper", "info")
     last = capsys.readouterr().err.strip().splitlines()[-1]
-    assert last.startswith("pwc paper info: error: ") and last.endswith("; run 'pwc paper info --help'")
+    assert last.startswith("pwc paper info: error: ") and last.endswith(
+        "; run 'pwc paper info --help'"
+    )
 
 
 def test_namespace_for_applies_defaults_and_the_cli_converters() -> None:
-    args = namespace_for("benchmark", {"name": "ImageNet", "max_parameters": "1.5B", "minimum_metrics": ["a=1"]})
-    assert args.max_parameters == 1_500_000_000 and args.limit == 20 and args.minimum_metrics == [("a", 1.0)]
+    args = namespace_for(
+        "benchmark", {"name": "ImageNet", "max_parameters": "1.5B", "minimum_metrics": ["a=1"]}
+    )
+    assert (
+        args.max_parameters == 1_500_000_000
+        and args.limit == 20
+        and args.minimum_metrics == [("a", 1.0)]
+    )
     with pytest.raises(UsageError, match="argument --limit: --limit must be 1-100"):
         namespace_for("search", {"query": "x", "limit": 500})
     with pytest.raises(UsageError, match="unknown option"):

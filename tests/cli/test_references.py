@@ -8,23 +8,26 @@ from pwc_cli.errors import ResponseError, UsageError
 from pwc_cli.references import parse_reference
 
 
-@pytest.mark.parametrize(("raw", "identifier"), [
-    ("1706.03762", "1706.03762"),
-    ("1706.03762v7", "1706.03762v7"),
-    ("2401.12345", "2401.12345"),
-    ("math.GT/0309136", "math.GT/0309136"),
-    ("hep-th/9711200v2", "hep-th/9711200v2"),
-    ("904512", "904512"),
-    ("arxiv:1706.03762", "1706.03762"),
-    ("arXiv:math.GT/0309136", "math.GT/0309136"),
-    ("https://arxiv.org/abs/1706.03762", "1706.03762"),
-    ("https://arxiv.org/abs/1706.03762v5", "1706.03762"),
-    ("https://arxiv.org/pdf/1706.03762v2.pdf", "1706.03762"),
-    ("http://www.arxiv.org/abs/math.GT/0309136", "math.GT/0309136"),
-    ("https://huggingface.co/papers/1706.03762", "1706.03762"),
-    ("https://paperswithcode.co/paper/1706.03762", "1706.03762"),
-    ("https://paperswithcode.co/paper/904512", "904512"),
-])
+@pytest.mark.parametrize(
+    ("raw", "identifier"),
+    [
+        ("1706.03762", "1706.03762"),
+        ("1706.03762v7", "1706.03762v7"),
+        ("2401.12345", "2401.12345"),
+        ("math.GT/0309136", "math.GT/0309136"),
+        ("hep-th/9711200v2", "hep-th/9711200v2"),
+        ("904512", "904512"),
+        ("arxiv:1706.03762", "1706.03762"),
+        ("arXiv:math.GT/0309136", "math.GT/0309136"),
+        ("https://arxiv.org/abs/1706.03762", "1706.03762"),
+        ("https://arxiv.org/abs/1706.03762v5", "1706.03762"),
+        ("https://arxiv.org/pdf/1706.03762v2.pdf", "1706.03762"),
+        ("http://www.arxiv.org/abs/math.GT/0309136", "math.GT/0309136"),
+        ("https://huggingface.co/papers/1706.03762", "1706.03762"),
+        ("https://paperswithcode.co/paper/1706.03762", "1706.03762"),
+        ("https://paperswithcode.co/paper/904512", "904512"),
+    ],
+)
 def test_identifiers(raw: str, identifier: str) -> None:
     assert parse_reference(raw).identifier == identifier
 
@@ -39,14 +42,17 @@ def test_titles_are_not_identifiers() -> None:
     assert parsed.identifier is None and parsed.text == "Attention Is All You Need"
 
 
-@pytest.mark.parametrize("url", [
-    "https://doi.org/10.1145/3065386",
-    "https://openreview.net/forum?id=abc",
-    "http://192.168.1.10/paper/1706.03762",
-    "http://localhost:8080/abs/1706.03762",
-    "ftp://arxiv.org/abs/1706.03762",
-    "https://arxiv.org/list/cs.LG",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://doi.org/10.1145/3065386",
+        "https://openreview.net/forum?id=abc",
+        "http://192.168.1.10/paper/1706.03762",
+        "http://localhost:8080/abs/1706.03762",
+        "ftp://arxiv.org/abs/1706.03762",
+        "https://arxiv.org/list/cs.LG",
+    ],
+)
 def test_unsupported_urls_are_refused_without_fetching(url: str) -> None:
     with pytest.raises(UsageError, match="Paper URL not supported"):
         parse_reference(url)

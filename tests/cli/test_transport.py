@@ -33,11 +33,27 @@ def test_base_url_from_environment_and_explicit_override(monkeypatch: pytest.Mon
 
 def test_encoding_rules() -> None:
     pairs = encode_params(
-        {"q": "a b@c", "none": None, "yes": True, "no": False, "author": ["Kaiming He", "@x"],
-         "d": dt.date(2020, 1, 2), "v": 1.0, "n": 3}
+        {
+            "q": "a b@c",
+            "none": None,
+            "yes": True,
+            "no": False,
+            "author": ["Kaiming He", "@x"],
+            "d": dt.date(2020, 1, 2),
+            "v": 1.0,
+            "n": 3,
+        }
     )
-    assert pairs == (("q", "a b@c"), ("yes", "true"), ("no", "false"), ("author", "Kaiming He"),
-                     ("author", "@x"), ("d", "2020-01-02"), ("v", "1.0"), ("n", "3"))
+    assert pairs == (
+        ("q", "a b@c"),
+        ("yes", "true"),
+        ("no", "false"),
+        ("author", "Kaiming He"),
+        ("author", "@x"),
+        ("d", "2020-01-02"),
+        ("v", "1.0"),
+        ("n", "3"),
+    )
 
 
 def test_path_segments() -> None:
@@ -148,7 +164,9 @@ def test_client_is_shared_across_threads(respx_mock: respx.MockRouter) -> None:
     respx_mock.get("/ok").respond(json={"ok": True})
     client = CatalogClient(BASE)
     results: list[object] = []
-    threads = [threading.Thread(target=lambda: results.append(client.get_json("ok"))) for _ in range(8)]
+    threads = [
+        threading.Thread(target=lambda: results.append(client.get_json("ok"))) for _ in range(8)
+    ]
     for t in threads:
         t.start()
     for t in threads:

@@ -33,8 +33,11 @@ async def test_official_sdk_client(server: Running, mode: str) -> None:
         templates = await client.list_resource_templates()
         assert len(templates.resource_templates) == 4
         prompts = await client.list_prompts()
-        assert {p.name for p in prompts.prompts} == {"find_papers", "compare_leaderboard",
-                                                     "survey_task"}
+        assert {p.name for p in prompts.prompts} == {
+            "find_papers",
+            "compare_leaderboard",
+            "survey_task",
+        }
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -48,13 +51,22 @@ async def test_fastmcp_client(server: Running, mode: str) -> None:
 
 
 def test_initialize_negotiates_2025_11_25(http: httpx.Client) -> None:
-    body = rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                              "clientInfo": {"name": "t", "version": "1"}})
+    body = rpc(
+        "initialize",
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    )
     answer = http.post("/mcp", json=body, headers=RPC_HEADERS)
     assert answer.status_code == 200 and "mcp-session-id" not in answer.headers
     result = answer.json()["result"]
     assert result["protocolVersion"] == "2025-11-25"
-    assert result["serverInfo"]["name"] == "pwc" and result["serverInfo"]["title"] == "Papers With Code"
+    assert (
+        result["serverInfo"]["name"] == "pwc"
+        and result["serverInfo"]["title"] == "Papers With Code"
+    )
     assert "official implementation" in result["instructions"].lower()
 
 
@@ -68,8 +80,11 @@ def test_discover_with_public_cache_hints(http: httpx.Client) -> None:
     body, headers = modern("tools/list")
     listed = http.post("/mcp", json=body, headers=headers).json()["result"]
     assert (listed["ttlMs"], listed["cacheScope"]) == (3_600_000, "public")
-    body, headers = modern("resources/read", {"uri": "pwc://tasks/image-classification"},
-                           name="pwc://tasks/image-classification")
+    body, headers = modern(
+        "resources/read",
+        {"uri": "pwc://tasks/image-classification"},
+        name="pwc://tasks/image-classification",
+    )
     read = http.post("/mcp", json=body, headers=headers).json()["result"]
     assert (read["ttlMs"], read["cacheScope"]) == (300_000, "public")
 
@@ -87,8 +102,9 @@ def test_only_post_on_mcp(http: httpx.Client, method: str) -> None:
 
 
 def test_batch_is_refused_briefly(http: httpx.Client) -> None:
-    answer = http.post("/mcp", json=[rpc("tools/list"), rpc("tools/list", rpc_id=2)],
-                       headers=RPC_HEADERS)
+    answer = http.post(
+        "/mcp", json=[rpc("tools/list"), rpc("tools/list", rpc_id=2)], headers=RPC_HEADERS
+    )
     assert answer.status_code == 400
     error = answer.json()["error"]
     assert error["code"] == -32600 and len(error["message"]) < 120
@@ -96,8 +112,11 @@ def test_batch_is_refused_briefly(http: httpx.Client) -> None:
 
 
 def test_unsupported_protocol_version(http: httpx.Client) -> None:
-    answer = http.post("/mcp", json=rpc("tools/list"),
-                       headers={**RPC_HEADERS, "MCP-Protocol-Version": "1999-01-01"})
+    answer = http.post(
+        "/mcp",
+        json=rpc("tools/list"),
+        headers={**RPC_HEADERS, "MCP-Protocol-Version": "1999-01-01"},
+    )
     assert answer.status_code == 400
 
 
@@ -112,8 +131,12 @@ def test_modern_header_mismatch_and_unknown_method(http: httpx.Client) -> None:
 def test_health_answers_from_cached_readiness(http: httpx.Client) -> None:
     answer = http.get("/health")
     assert answer.status_code == 200
-    assert answer.json() == {"status": "ok", "service": "pwc-mcp", "version": __version__,
-                             "protocol": "2025-11-25"}
+    assert answer.json() == {
+        "status": "ok",
+        "service": "pwc-mcp",
+        "version": __version__,
+        "protocol": "2025-11-25",
+    }
 
 
 def test_well_known_uses_the_request_origin(http: httpx.Client, server: Running) -> None:
@@ -129,8 +152,9 @@ def test_docs_lists_every_tool_template_and_prompt(http: httpx.Client) -> None:
     answer = http.get("/docs")
     assert answer.status_code == 200 and "max-age=3600" in answer.headers["cache-control"]
     docs = answer.json()
-    assert len(docs["tools"]) == 21 and all(t["inputSchema"] and t["outputSchema"]
-                                             for t in docs["tools"])
+    assert len(docs["tools"]) == 21 and all(
+        t["inputSchema"] and t["outputSchema"] for t in docs["tools"]
+    )
     assert len(docs["resourceTemplates"]) == 4 and len(docs["prompts"]) == 3
 
 
@@ -138,8 +162,11 @@ def test_every_tool_over_http(http: httpx.Client) -> None:
     from tests.mcp.test_tools import SMOKE
 
     for index, (tool, arguments) in enumerate(SMOKE):
-        answer = http.post("/mcp", json=rpc("tools/call", {"name": tool, "arguments": arguments},
-                                             rpc_id=index), headers=RPC_HEADERS)
+        answer = http.post(
+            "/mcp",
+            json=rpc("tools/call", {"name": tool, "arguments": arguments}, rpc_id=index),
+            headers=RPC_HEADERS,
+        )
         result = answer.json()["result"]
         assert not result.get("isError"), (tool, result["content"][0]["text"])
         assert result["structuredContent"]["data"] is not None

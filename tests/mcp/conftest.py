@@ -34,8 +34,9 @@ def _clean_faults(request: pytest.FixtureRequest) -> Iterator[None]:
 def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) -> CatalogService:
     client = CatalogClient(url, timeout=25.0)
     transport = CachedCatalog(client) if cached else client
-    return CatalogService(transport, CursorCodec(secrets.token_bytes(32)), ChunkCache(),
-                          chunk_limit=chunk_limit)
+    return CatalogService(
+        transport, CursorCodec(secrets.token_bytes(32)), ChunkCache(), chunk_limit=chunk_limit
+    )
 
 
 @pytest.fixture

@@ -28,8 +28,9 @@ async def read_all(client: Client, first: str, then: str | None = None) -> tuple
     parts = [structured["data"]["markdown"].encode()]
     calls = 1
     while structured["truncated"]:
-        structured, _ = await call(client, "read_paper", paper=then or first,
-                                   cursor=structured["next_cursor"])
+        structured, _ = await call(
+            client, "read_paper", paper=then or first, cursor=structured["next_cursor"]
+        )
         parts.append(structured["data"]["markdown"].encode())
         calls += 1
     assert structured["next_cursor"] is None
@@ -91,8 +92,9 @@ async def test_continuations_are_cached_by_content_version(sample: RunningCatalo
     assert sample.stats.requests.get("research/papers/1706.03762/read") == 1
 
 
-def _server_with(sample: RunningCatalog, current: bytes, previous: bytes | None = None,
-                 clock: Any = None) -> Any:
+def _server_with(
+    sample: RunningCatalog, current: bytes, previous: bytes | None = None, clock: Any = None
+) -> Any:
     service = make_service(sample.url, cached=False)
     service.cursors = CursorCodec(current, previous, **({"clock": clock} if clock else {}))
     return build_server(service)
@@ -103,7 +105,9 @@ async def test_key_rotation(sample: RunningCatalog) -> None:
     async with Client(_server_with(sample, old)) as client:
         first, _ = await call(client, "read_paper", paper="1706.03762")
     async with Client(_server_with(sample, new, previous=old)) as client:
-        second, _ = await call(client, "read_paper", paper="1706.03762", cursor=first["next_cursor"])
+        second, _ = await call(
+            client, "read_paper", paper="1706.03762", cursor=first["next_cursor"]
+        )
         assert second["offset"] == first["offset"] + len(first["data"]["markdown"].encode())
     async with Client(_server_with(sample, unknown, previous=new)) as client:
         text = await error_of(client, "read_paper", paper="1706.03762", cursor=first["next_cursor"])
@@ -120,16 +124,21 @@ async def test_expired_cursor(sample: RunningCatalog) -> None:
         assert text.startswith("invalid_argument: expired continuation cursor")
 
 
-@pytest.mark.parametrize("mangle", [
-    lambda c: c[:-1] + ("A" if c[-1] != "A" else "B"),
-    lambda c: c[: len(c) // 2],
-    lambda c: "x" + c,
-    lambda c: "%%%private%%%",
-])
+@pytest.mark.parametrize(
+    "mangle",
+    [
+        lambda c: c[:-1] + ("A" if c[-1] != "A" else "B"),
+        lambda c: c[: len(c) // 2],
+        lambda c: "x" + c,
+        lambda c: "%%%private%%%",
+    ],
+)
 async def test_tampered_cursors_are_refused(client: Client, sample: RunningCatalog, mangle) -> None:
     first, _ = await call(client, "read_paper", paper="1706.03762")
     sample.stats.reset()
-    text = await error_of(client, "read_paper", paper="1706.03762", cursor=mangle(first["next_cursor"]))
+    text = await error_of(
+        client, "read_paper", paper="1706.03762", cursor=mangle(first["next_cursor"])
+    )
     assert text.startswith("invalid_argument: invalid continuation cursor")
     assert "omit cursor" in text
     assert sample.stats.total() == 0, "a bad cursor needs no upstream request"
@@ -142,7 +151,8 @@ async def test_oversized_cursor_is_refused(client: Client) -> None:
 
 async def test_no_markdown_and_outside_catalog(client: Client) -> None:
     assert (await error_of(client, "read_paper", paper="1512.00567")).startswith(
-        ("no_markdown: ", "not_found: "))
+        ("no_markdown: ", "not_found: ")
+    )
     text = await error_of(client, "read_paper", paper="2501.12948")
     assert text.startswith("not_found: Paper not in the catalog: 2501.12948")
     assert "https://arxiv.org/abs/2501.12948" in text

@@ -12,9 +12,15 @@ from tests.mcp.conftest import call, error_of, make_service
 pytestmark = pytest.mark.anyio
 
 ATTENTION = [
-    "1706.03762", "1706.03762v5", "arxiv:1706.03762", "48213", "Attention Is All You Need",
-    "  attention is ALL you need ", "https://arxiv.org/abs/1706.03762",
-    "https://arxiv.org/pdf/1706.03762v7.pdf", "https://huggingface.co/papers/1706.03762",
+    "1706.03762",
+    "1706.03762v5",
+    "arxiv:1706.03762",
+    "48213",
+    "Attention Is All You Need",
+    "  attention is ALL you need ",
+    "https://arxiv.org/abs/1706.03762",
+    "https://arxiv.org/pdf/1706.03762v7.pdf",
+    "https://huggingface.co/papers/1706.03762",
     "https://paperswithcode.co/paper/1706.03762",
     "https://paperswithcode.co/paper/attention-is-all-you-need",
 ]
@@ -26,10 +32,14 @@ async def test_every_form_names_the_same_paper(client: Client, reference: str) -
     assert structured["paper"]["arxiv_id"] == "1706.03762"
 
 
-@pytest.mark.parametrize(("reference", "arxiv_id"), [
-    ("BERT", "1810.04805"), ("hep-th/9711200", "hep-th/9711200"),
-    ("https://arxiv.org/abs/hep-th/9711200", "hep-th/9711200"),
-])
+@pytest.mark.parametrize(
+    ("reference", "arxiv_id"),
+    [
+        ("BERT", "1810.04805"),
+        ("hep-th/9711200", "hep-th/9711200"),
+        ("https://arxiv.org/abs/hep-th/9711200", "hep-th/9711200"),
+    ],
+)
 async def test_short_names_and_legacy_ids(client: Client, reference: str, arxiv_id: str) -> None:
     structured, _ = await call(client, "get_paper_info", paper=reference)
     assert structured["paper"]["arxiv_id"] == arxiv_id
@@ -40,16 +50,23 @@ async def test_external_paper_keeps_its_numeric_id(client: Client) -> None:
     assert structured["paper"]["id"] == "904512" and structured["paper"]["arxiv_id"] is None
 
 
-@pytest.mark.parametrize(("reference", "prefix"), [
-    ("https://doi.org/10.1145/3065386", "invalid_argument: Paper URL not supported"),
-    ("http://10.0.0.1/paper/1706.03762", "invalid_argument: Paper URL not supported"),
-    ("http://localhost:8080/abs/1706.03762", "invalid_argument: Paper URL not supported"),
-    ("Attention\x07Is", "invalid_argument: Paper reference must not contain control characters"),
-    ("x" * 501, "invalid_argument: paper: "),
-    ("   ", "invalid_argument: Paper reference cannot be empty"),
-])
-async def test_refused_without_an_upstream_request(client: Client, sample: RunningCatalog,
-                                                   reference: str, prefix: str) -> None:
+@pytest.mark.parametrize(
+    ("reference", "prefix"),
+    [
+        ("https://doi.org/10.1145/3065386", "invalid_argument: Paper URL not supported"),
+        ("http://10.0.0.1/paper/1706.03762", "invalid_argument: Paper URL not supported"),
+        ("http://localhost:8080/abs/1706.03762", "invalid_argument: Paper URL not supported"),
+        (
+            "Attention\x07Is",
+            "invalid_argument: Paper reference must not contain control characters",
+        ),
+        ("x" * 501, "invalid_argument: paper: "),
+        ("   ", "invalid_argument: Paper reference cannot be empty"),
+    ],
+)
+async def test_refused_without_an_upstream_request(
+    client: Client, sample: RunningCatalog, reference: str, prefix: str
+) -> None:
     sample.stats.reset()
     text = await error_of(client, "get_paper_info", paper=reference)
     assert text.startswith(prefix), text
@@ -57,17 +74,23 @@ async def test_refused_without_an_upstream_request(client: Client, sample: Runni
 
 
 async def test_ambiguous_title_lists_candidates(client: Client) -> None:
-    text = await error_of(client, "get_paper_info",
-                          paper="Neural Architecture Search with Reinforcement Learning")
+    text = await error_of(
+        client, "get_paper_info", paper="Neural Architecture Search with Reinforcement Learning"
+    )
     assert text.startswith("ambiguous: Paper title is ambiguous: ")
     assert "(1611.01578)" in text and "(907341)" in text
 
 
-@pytest.mark.parametrize(("reference", "source"), [
-    ("2501.12948", "arxiv"), ("2501.12599", "huggingface"), ("math/0211159", "arxiv"),
-    ("10.1038/nature16961", "crossref"),
-    ("Long Short-Term Memory", "crossref"),
-])
+@pytest.mark.parametrize(
+    ("reference", "source"),
+    [
+        ("2501.12948", "arxiv"),
+        ("2501.12599", "huggingface"),
+        ("math/0211159", "arxiv"),
+        ("10.1038/nature16961", "crossref"),
+        ("Long Short-Term Memory", "crossref"),
+    ],
+)
 async def test_papers_outside_the_catalog(client: Client, reference: str, source: str) -> None:
     structured, text = await call(client, "get_paper_info", paper=reference)
     paper = structured["paper"]
@@ -82,17 +105,27 @@ async def test_name_prefix_match_is_noted(client: Client) -> None:
     assert structured["data"].get("note")
 
 
-@pytest.mark.parametrize(("reference", "message"), [
-    ("2999.00001", "not_found: Paper not found: 2999.00001; identifier tried in the catalog and "
-                   "in public metadata"),
-    ("A Title Nobody Ever Wrote", "not_found: Paper title not found: A Title Nobody Ever Wrote"),
-])
+@pytest.mark.parametrize(
+    ("reference", "message"),
+    [
+        (
+            "2999.00001",
+            "not_found: Paper not found: 2999.00001; identifier tried in the catalog and "
+            "in public metadata",
+        ),
+        (
+            "A Title Nobody Ever Wrote",
+            "not_found: Paper title not found: A Title Nobody Ever Wrote",
+        ),
+    ],
+)
 async def test_misses_say_what_was_tried(client: Client, reference: str, message: str) -> None:
     text = await error_of(client, "get_paper_info", paper=reference)
     assert text.startswith(message), text
     if "Title" in reference:
-        assert text.endswith("title also tried in public metadata (Hugging Face Papers, arXiv "
-                             "and Crossref)")
+        assert text.endswith(
+            "title also tried in public metadata (Hugging Face Papers, arXiv and Crossref)"
+        )
 
 
 async def test_unavailable_lookup(client: Client, sample: RunningCatalog) -> None:

@@ -21,8 +21,12 @@ async def test_twenty_one_annotated_tools(client: Client) -> None:
     assert sorted(t.name for t in tools) == sorted(TOOLS)
     for tool in tools:
         hints = tool.annotations
-        assert (hints.read_only_hint, hints.destructive_hint, hints.idempotent_hint,
-                hints.open_world_hint) == (True, False, True, True), tool.name
+        assert (
+            hints.read_only_hint,
+            hints.destructive_hint,
+            hints.idempotent_hint,
+            hints.open_world_hint,
+        ) == (True, False, True, True), tool.name
         assert tool.description and len(tool.description) > 20
         assert tool.output_schema and "data" in tool.output_schema["properties"]
         assert "schema_version" in tool.output_schema["properties"]
@@ -97,16 +101,23 @@ async def test_paper_info_is_compact_and_official_first(client: Client) -> None:
     assert paper["title"] == "Attention Is All You Need" and text.startswith("## Attention")
     assert all(r["is_official"] for r in paper["repositories"])
     assert paper["hf_models"] == [] and paper["project_pages"] == []
-    full, _ = await call(client, "get_paper_info", paper="1706.03762", include_resources=True,
-                         repo_limit=2)
+    full, _ = await call(
+        client, "get_paper_info", paper="1706.03762", include_resources=True, repo_limit=2
+    )
     repositories = full["paper"]["repositories"]
     assert 0 < len(repositories) <= 2 and repositories[0]["is_official"]
 
 
 async def test_leaderboard_with_constraints(client: Client) -> None:
     structured, text = await call(
-        client, "get_benchmark", benchmark="ImageNet", max_parameters="100M",
-        minimum_metrics={"top1": 70}, sort_metric="Top 1 Accuracy", limit=5)
+        client,
+        "get_benchmark",
+        benchmark="ImageNet",
+        max_parameters="100M",
+        minimum_metrics={"top1": 70},
+        sort_metric="Top 1 Accuracy",
+        limit=5,
+    )
     rows = structured["evaluations"]
     assert rows and len(rows) <= 5
     assert all(r["num_parameters"] is not None and r["num_parameters"] <= 100_000_000 for r in rows)
@@ -118,38 +129,66 @@ async def test_leaderboard_with_constraints(client: Client) -> None:
 
 
 async def test_pareto_selection(client: Client) -> None:
-    structured, _ = await call(client, "get_benchmark", benchmark="imagenet",
-                               pareto=["Top 1 Accuracy:higher", "GFLOPs:lower"])
+    structured, _ = await call(
+        client,
+        "get_benchmark",
+        benchmark="imagenet",
+        pareto=["Top 1 Accuracy:higher", "GFLOPs:lower"],
+    )
     rows = structured["evaluations"]
     assert rows
     for a in rows:
         for b in rows:
-            better = (b["metrics"]["Top 1 Accuracy"] >= a["metrics"]["Top 1 Accuracy"]
-                      and b["metrics"]["GFLOPs"] <= a["metrics"]["GFLOPs"])
-            strictly = (b["metrics"]["Top 1 Accuracy"] > a["metrics"]["Top 1 Accuracy"]
-                        or b["metrics"]["GFLOPs"] < a["metrics"]["GFLOPs"])
+            better = (
+                b["metrics"]["Top 1 Accuracy"] >= a["metrics"]["Top 1 Accuracy"]
+                and b["metrics"]["GFLOPs"] <= a["metrics"]["GFLOPs"]
+            )
+            strictly = (
+                b["metrics"]["Top 1 Accuracy"] > a["metrics"]["Top 1 Accuracy"]
+                or b["metrics"]["GFLOPs"] < a["metrics"]["GFLOPs"]
+            )
             assert not (better and strictly), "a frontier row is dominated"
 
 
-@pytest.mark.parametrize(("tool", "arguments", "prefix"), [
-    ("get_task", {"task": "no-such-task"}, "not_found: Task not found: no-such-task"),
-    ("get_paper_info", {"paper": "Neural Architecture Search with Reinforcement Learning"},
-     "ambiguous: Paper title is ambiguous"),
-    ("get_paper_info", {"paper": "9999.99999"}, "not_found: "),
-    ("get_benchmark", {"benchmark": "imagenet", "max_parameters": "3K"},
-     "invalid_argument: argument --max-parameters: expected a positive integer"),
-    ("get_benchmark", {"benchmark": "imagenet", "sort_metric": "latency"},
-     "invalid_argument: unknown metric(s): latency; available metrics: "),
-    ("get_paper_info", {"paper": "https://doi.org/10.1145/3065386"},
-     "invalid_argument: Paper URL not supported"),
-    ("search_papers", {"query": "x", "published_after": "2021-02-01",
-                       "published_before": "2021-01-01"},
-     "invalid_argument: start date must be on or before end date"),
-    ("search_papers", {"query": "x", "published_after": "2021-13-01"},
-     "invalid_argument: published_after: "),
-    ("search_papers", {"query": "x", "bogus": 1}, "invalid_argument: bogus: "),
-    ("list_papers", {"authors": [f"a{i}" for i in range(11)]}, "invalid_argument: authors: "),
-])
+@pytest.mark.parametrize(
+    ("tool", "arguments", "prefix"),
+    [
+        ("get_task", {"task": "no-such-task"}, "not_found: Task not found: no-such-task"),
+        (
+            "get_paper_info",
+            {"paper": "Neural Architecture Search with Reinforcement Learning"},
+            "ambiguous: Paper title is ambiguous",
+        ),
+        ("get_paper_info", {"paper": "9999.99999"}, "not_found: "),
+        (
+            "get_benchmark",
+            {"benchmark": "imagenet", "max_parameters": "3K"},
+            "invalid_argument: argument --max-parameters: expected a positive integer",
+        ),
+        (
+            "get_benchmark",
+            {"benchmark": "imagenet", "sort_metric": "latency"},
+            "invalid_argument: unknown metric(s): latency; available metrics: ",
+        ),
+        (
+            "get_paper_info",
+            {"paper": "https://doi.org/10.1145/3065386"},
+            "invalid_argument: Paper URL not supported",
+        ),
+        (
+            "search_papers",
+            {"query": "x", "published_after": "2021-02-01", "published_before": "2021-01-01"},
+            "invalid_argument: start date must be on or before end date",
+        ),
+        (
+            "search_papers",
+            {"query": "x", "published_after": "2021-13-01"},
+            "invalid_argument: published_after: ",
+        ),
+        ("search_papers", {"query": "x", "bogus": 1}, "invalid_argument: bogus: "),
+        ("list_papers", {"authors": [f"a{i}" for i in range(11)]}, "invalid_argument: authors: "),
+    ],
+)
 async def test_errors_are_prefixed_and_readable(client: Client, tool, arguments, prefix) -> None:
     text = await error_of(client, tool, **arguments)
     assert text.startswith(prefix), text
@@ -159,20 +198,28 @@ async def test_errors_are_prefixed_and_readable(client: Client, tool, arguments,
 async def test_upstream_failures_are_generic(client: Client, sample: RunningCatalog) -> None:
     sample.faults.fail(500, times=1, path_prefix="papers/search")
     assert await error_of(client, "search_papers", query="x") == (
-        "upstream_error: the Papers With Code catalog request failed")
+        "upstream_error: the Papers With Code catalog request failed"
+    )
     sample.faults.invalid_json(times=1, path_prefix="papers/search")
     assert await error_of(client, "search_papers", query="x") == (
-        "upstream_error: API returned invalid JSON")
+        "upstream_error: API returned invalid JSON"
+    )
     sample.faults.oversize(times=1, path_prefix="papers/recent")
     assert await error_of(client, "list_recent_papers") == (
-        "upstream_error: API response exceeded the client byte limit")
+        "upstream_error: API response exceeded the client byte limit"
+    )
 
 
 async def test_resource_templates(client: Client) -> None:
     templates = await client.list_resource_templates()
-    assert sorted(t.uri_template for t in templates) == sorted([
-        "pwc://papers/{paper}", "pwc://papers/{paper}/markdown", "pwc://tasks/{task}",
-        "pwc://benchmarks/{benchmark}"])
+    assert sorted(t.uri_template for t in templates) == sorted(
+        [
+            "pwc://papers/{paper}",
+            "pwc://papers/{paper}/markdown",
+            "pwc://tasks/{task}",
+            "pwc://benchmarks/{benchmark}",
+        ]
+    )
     assert all(t.title and t.description for t in templates)
     paper = json.loads((await client.read_resource("pwc://papers/1706.03762"))[0].text)
     assert paper["paper"]["title"] == "Attention Is All You Need"
@@ -196,7 +243,10 @@ async def test_prompts(client: Client) -> None:
     prompts = {p.name: p for p in await client.list_prompts()}
     assert set(prompts) == {"find_papers", "compare_leaderboard", "survey_task"}
     assert all(p.title and p.description for p in prompts.values())
-    for name, argument in (("find_papers", "topic"), ("compare_leaderboard", "benchmark"),
-                           ("survey_task", "task")):
+    for name, argument in (
+        ("find_papers", "topic"),
+        ("compare_leaderboard", "benchmark"),
+        ("survey_task", "task"),
+    ):
         result = await client.get_prompt(name, {argument: "vision transformers"})
         assert "'vision transformers'" in result.messages[0].content.text
