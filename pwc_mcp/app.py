@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import logging
 import os
 import sys
@@ -140,6 +141,26 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
             docs.update(await _docs_document(mcp))
         return JSONResponse(docs, headers={"Cache-Control": DOCS_CACHE})
 
+    @mcp.custom_route("/metrics", methods=["GET"])
+    async def metrics(request: Request) -> JSONResponse:
+        """Content-free cache and upstream counters, for operators on the machine itself.
+
+        Only a direct loopback peer sees them: anything that came through the proxy (which sets
+        X-Forwarded-For) or from elsewhere gets 404, so the route is never public.
+        """
+        peer = request.client.host if request.client else ""
+        if not _is_loopback(peer) or "x-forwarded-for" in request.headers:
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        stats = getattr(catalog.transport, "stats", None)
+        return JSONResponse(
+            {
+                "version": __version__,
+                "ready": readiness.ready,
+                "cache": stats() if callable(stats) else None,
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+
     inner = mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
     lifespan = inner.router.lifespan_context
 
@@ -152,6 +173,13 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     inner.router.lifespan_context = with_thread_pool
     app = protect(inner, settings, limiter=limiter, tool_names=frozenset(TOOLS))
     return app
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _probe(catalog: CatalogService) -> bool:
