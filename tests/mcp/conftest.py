@@ -14,14 +14,8 @@ from pwc_cli.transport import CatalogClient
 from pwc_mcp.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
-from pwc_mcp.sample import RunningCatalog, start_sample_catalog
+from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-
-
-@pytest.fixture(scope="session")
-def sample() -> Iterator[RunningCatalog]:
-    with start_sample_catalog() as running:
-        yield running
 
 
 @pytest.fixture(autouse=True)
@@ -37,11 +31,6 @@ def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) ->
     return CatalogService(
         transport, CursorCodec(secrets.token_bytes(32)), ChunkCache(), chunk_limit=chunk_limit
     )
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture

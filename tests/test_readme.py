@@ -1,0 +1,56 @@
+"""The README is the manual: every `pwc` example and every tool example in it runs against the
+sample catalog."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from fastmcp import Client
+
+from pwc_cli.main import main
+from pwc_cli.transport import CatalogClient
+from pwc_mcp.server import build_server
+from tests.mcp.conftest import make_service
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+CLI_LINES = [
+    re.sub(r"\s+#.*$", "", line).split(" > ")[0]
+    for line in README.splitlines()
+    if line.startswith("pwc ")
+]
+TOOL_ROWS = [
+    (re.match(r"\| `(\w+)`", row).group(1), example)
+    for row in README.splitlines()
+    if row.startswith("| `") and "`{" in row
+    for example in re.findall(r"`(\{.*?\})`", row)
+    if "<next_cursor>" not in example
+]
+
+
+def test_the_readme_has_examples() -> None:
+    assert len(CLI_LINES) >= 15 and len({tool for tool, _ in TOOL_ROWS}) == 21
+
+
+@pytest.mark.parametrize("line", CLI_LINES)
+def test_cli_example_runs(line: str, sample) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    client = CatalogClient(sample.url)
+    try:
+        code = main(shlex.split(line)[1:], client=client, stdout=out, stderr=err, tty=False)
+    finally:
+        client.close()
+    assert code == 0, err.getvalue()
+    assert out.getvalue()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("tool", "example"), TOOL_ROWS)
+async def test_tool_example_runs(tool: str, example: str, sample) -> None:
+    async with Client(build_server(make_service(sample.url))) as client:
+        result = await client.call_tool_mcp(tool, json.loads(example))
+    assert not result.is_error, result.content[0].text
