@@ -10,6 +10,7 @@ from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import extract_rows, fold, require_object
 from pwc_cli.errors import HTTPStatusError, ResponseError, UsageError
 from pwc_cli.references import identifier_fallback, resolve_or_metadata, resolve_paper
+from pwc_cli.render import cell_text
 from pwc_cli.transport import paper_segment
 
 MAX_AUTHORS = 10
@@ -247,7 +248,7 @@ def paper_list(args: argparse.Namespace, client: Catalog) -> Any:
     if wanted:
         applied = payload.get("applied_filters") if isinstance(payload, dict) else None
         if not isinstance(applied, dict) or any(
-            fold(_text(applied.get(key))) != fold(value) for key, value in wanted.items()
+            fold(cell_text(applied.get(key))) != fold(value) for key, value in wanted.items()
         ):
             raise ResponseError(
                 "Papers API did not confirm the requested catalog filters; "
@@ -256,14 +257,6 @@ def paper_list(args: argparse.Namespace, client: Catalog) -> Any:
     if authors:
         _confirm_authors(payload, authors)
     return payload
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 @handler("paper recent")

@@ -62,3 +62,19 @@ def next_page_of(payload: Any) -> int | None:
 
 def more(next_page: int | None) -> str:
     return f" Next page: {next_page}." if next_page else ""
+
+
+def flat_page(payload: Any, page: int | None, label: str) -> ToolResult:
+    """A page of catalog rows (tasks, methods, benchmarks) with a name-and-slug summary."""
+    from pwc_mcp.models import RecordPage
+
+    rows, total = rows_of(payload)
+    next_page = next_page_of(payload)
+    shown = cap(rows)
+    text = (
+        f"Found {total} {label}."
+        + more(next_page)
+        + "".join(f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in shown)
+    )
+    model = RecordPage(items=shown, count=total, page=page, next_page=next_page, data=payload)
+    return respond(model, text)

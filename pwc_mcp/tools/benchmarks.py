@@ -15,11 +15,10 @@ from pwc_mcp.tools import (
     READ_ONLY,
     cap,
     compact_inputs,
+    flat_page,
     more,
-    next_page_of,
     payload_of,
     respond,
-    rows_of,
 )
 from pwc_mcp.tools.papers import _as_resource
 from pwc_mcp.tools.taxonomy import grouped
@@ -91,23 +90,7 @@ def build(catalog: CatalogService) -> LocalProvider:
                 RecordPage(items=items, count=len(items), data=data),
                 f"Returned {len(items)} benchmarks grouped by area and task.",
             )
-        rows, total = rows_of(payload)
-        next_page = next_page_of(payload)
-        text = (
-            f"Found {total} benchmarks."
-            + more(next_page)
-            + "".join(f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in cap(rows))
-        )
-        return respond(
-            RecordPage(
-                items=cap(rows),
-                count=total,
-                page=params.get("page"),
-                next_page=next_page,
-                data=payload,
-            ),
-            text,
-        )
+        return flat_page(payload, params.get("page"), "benchmarks")
 
     @provider.resource(
         "pwc://benchmarks/{benchmark}",

@@ -15,8 +15,8 @@ from pwc_mcp.tools import (
     READ_ONLY,
     cap,
     compact_inputs,
+    flat_page,
     more,
-    next_page_of,
     payload_of,
     respond,
     rows_of,
@@ -95,6 +95,45 @@ def grouped(payload: dict[str, Any], key: str) -> tuple[list[dict[str, Any]], di
     return items, {**payload, "results": areas}
 
 
+# Conferences, organizations and frameworks share one shape: a detail record and a complete
+# list that the server pages itself (the catalog does not page these).
+ENTITY_TOOLS = {
+    "conference": (
+        "A conference by exact name, slug or ID: dates, venue, tier, links.",
+        "Conferences, optionally of one year.",
+    ),
+    "organization": (
+        "An organization (lab, company, university) by exact name, slug or ID.",
+        "Organizations, optionally only featured ones.",
+    ),
+    "framework": (
+        "A software framework by exact name, slug or ID: when to use it, platforms, links.",
+        "Frameworks, filtered by domain, category or platform (exact, case-insensitive).",
+    ),
+}
+
+
+def _entity_tools(
+    provider: LocalProvider, catalog: CatalogService, kind: str, detail_doc: str, list_doc: str
+) -> None:
+    get_name, list_name = f"get_{kind}", f"list_{kind}s"
+
+    def detail(**params: Any) -> ToolResult:
+        payload = payload_of(catalog, get_name, params)
+        return record(payload, str(payload.get("name")))
+
+    def listing(**params: Any) -> ToolResult:
+        payload = payload_of(catalog, list_name, params)
+        return page_of(payload, params["page"], params["limit"], f"{kind}s")
+
+    for name, fn, doc, model in (
+        (get_name, detail, detail_doc, Record),
+        (list_name, listing, list_doc, RecordPage),
+    ):
+        fn.__doc__ = doc
+        provider.tool(annotations=READ_ONLY, output_schema=lean_schema(model))(generated(name)(fn))
+
+
 def build(catalog: CatalogService) -> LocalProvider:
     provider = LocalProvider(on_duplicate="error")
     tool = provider.tool
@@ -119,23 +158,7 @@ def build(catalog: CatalogService) -> LocalProvider:
                 RecordPage(items=items, count=len(items), data=data),
                 f"Returned {len(items)} tasks grouped by area.",
             )
-        rows, total = rows_of(payload)
-        next_page = next_page_of(payload)
-        text = (
-            f"Found {total} tasks."
-            + more(next_page)
-            + "".join(f"\n- {r.get('name')} (`{r.get('slug')}`)" for r in cap(rows))
-        )
-        return respond(
-            RecordPage(
-                items=cap(rows),
-                count=total,
-                page=params.get("page"),
-                next_page=next_page,
-                data=payload,
-            ),
-            text,
-        )
+        return flat_page(payload, params.get("page"), "tasks")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_method")
@@ -153,60 +176,10 @@ def build(catalog: CatalogService) -> LocalProvider:
         """Find methods by name, area or introduction year."""
         limit = params.get("limit") or HOSTED_ROW_CAP
         payload = payload_of(catalog, "list_methods", {**params, "limit": limit})
-        rows, total = rows_of(payload)
-        next_page = next_page_of(payload)
-        return respond(
-            RecordPage(
-                items=cap(rows),
-                count=total,
-                page=params.get("page"),
-                next_page=next_page,
-                data=payload,
-            ),
-            f"Found {total} methods." + more(next_page),
-        )
+        return flat_page(payload, params.get("page"), "methods")
 
-    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_conference")
-    def get_conference(**params: Any) -> ToolResult:
-        """A conference by exact name, slug or ID: dates, venue, tier, links."""
-        payload = payload_of(catalog, "get_conference", params)
-        return record(payload, str(payload.get("name")))
-
-    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_conferences")
-    def list_conferences(**params: Any) -> ToolResult:
-        """Conferences, optionally of one year."""
-        payload = payload_of(catalog, "list_conferences", params)
-        return page_of(payload, params["page"], params["limit"], "conferences")
-
-    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_organization")
-    def get_organization(**params: Any) -> ToolResult:
-        """An organization (lab, company, university) by exact name, slug or ID."""
-        payload = payload_of(catalog, "get_organization", params)
-        return record(payload, str(payload.get("name")))
-
-    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_organizations")
-    def list_organizations(**params: Any) -> ToolResult:
-        """Organizations, optionally only featured ones."""
-        payload = payload_of(catalog, "list_organizations", params)
-        return page_of(payload, params["page"], params["limit"], "organizations")
-
-    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_framework")
-    def get_framework(**params: Any) -> ToolResult:
-        """A software framework by exact name, slug or ID: when to use it, platforms, links."""
-        payload = payload_of(catalog, "get_framework", params)
-        return record(payload, str(payload.get("name")))
-
-    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_frameworks")
-    def list_frameworks(**params: Any) -> ToolResult:
-        """Frameworks, filtered by domain, category or platform (exact, case-insensitive)."""
-        payload = payload_of(catalog, "list_frameworks", params)
-        return page_of(payload, params["page"], params["limit"], "frameworks")
+    for kind, (detail_doc, list_doc) in ENTITY_TOOLS.items():
+        _entity_tools(provider, catalog, kind, detail_doc, list_doc)
 
     @provider.resource(
         "pwc://tasks/{task}",
