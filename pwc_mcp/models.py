@@ -84,13 +84,13 @@ class PaperPage(Out):
     count: int | None = None
     page: int | None = None
     next_page: int | None = None
-    data: Any
+    data: dict[str, Any] | list[Any]  # recent, trending and related papers come as a bare list
 
 
 class PaperInfo(Out):
     paper: PaperDetail
     evaluation_count: int | None = None  # with include_evaluations; rows are in data.evaluations
-    data: Any
+    data: dict[str, Any]
 
 
 class EvaluationPage(Out):
@@ -99,7 +99,7 @@ class EvaluationPage(Out):
     page: int
     next_page: int | None = None
     evaluations: list[Evaluation]
-    data: Any
+    data: dict[str, Any]
 
 
 class PaperRead(Out):
@@ -108,7 +108,7 @@ class PaperRead(Out):
     next_cursor: str | None = None
     offset: int = 0
     content_version: str | None = None
-    data: Any
+    data: dict[str, Any]
 
 
 class Lineage(Out):
@@ -116,14 +116,14 @@ class Lineage(Out):
     predecessors: list[dict[str, Any]]
     successors: list[dict[str, Any]]
     coverage: Literal["explicit_catalog_links_only"] = "explicit_catalog_links_only"
-    data: Any
+    data: dict[str, Any]
 
 
 class Record(Out):
     """One named entity (task, method, conference, organization, framework)."""
 
     item: dict[str, Any]
-    data: Any
+    data: dict[str, Any]
 
 
 class RecordPage(Out):
@@ -131,7 +131,7 @@ class RecordPage(Out):
     count: int | None = None
     page: int | None = None
     next_page: int | None = None
-    data: Any
+    data: dict[str, Any]
 
 
 class BenchmarkSummary(BaseModel):
@@ -151,7 +151,7 @@ class Leaderboard(Out):
     next_page: int | None = None
     evaluations: list[Evaluation]
     metric_directions: dict[str, str] = {}
-    data: Any
+    data: dict[str, Any]
 
 
 # --- projections -------------------------------------------------------------------------
@@ -311,10 +311,13 @@ def benchmark_summary(row: dict[str, Any]) -> BenchmarkSummary:
 
 
 def compact_schema(node: Any, defs: dict[str, Any] | None = None) -> Any:
-    """The same constraints in fewer bytes: no titles, `$defs` inlined, null defaults dropped,
-    and nullable `anyOf` pairs folded into `{"type": [T, "null"]}`.
+    """The same contract in fewer, more portable bytes: no titles, `$defs` inlined, and no
+    `null` branches.
 
-    Clients load every tool schema into the model's context, so bytes here cost every user.
+    A nullable input is simply optional (absent means unset; validation still accepts null),
+    and an output field that is unknown is omitted rather than sent as null (`respond` dumps
+    with `exclude_none`). So every property keeps a single `type`, which single-type schema
+    dialects (e.g. Gemini's function declarations) require, and clients load fewer tokens.
     """
     if isinstance(node, list):
         return [compact_schema(item, defs) for item in node]
@@ -334,18 +337,13 @@ def compact_schema(node: Any, defs: dict[str, Any] | None = None) -> Any:
     if "const" in out:
         out.pop("type", None)  # a const already fixes the type
     options = out.get("anyOf")
-    if isinstance(options, list) and all(
-        set(o) == {"type"} and isinstance(o["type"], str) for o in options
-    ):
-        del out["anyOf"]  # a union of bare types is a type list
-        out["type"] = [o["type"] for o in options]
-    elif isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
-        other = next(o for o in options if o != {"type": "null"})
-        if isinstance(other.get("type"), str) and "anyOf" not in other:
+    if isinstance(options, list) and {"type": "null"} in options:
+        rest = [o for o in options if o != {"type": "null"}]
+        if len(rest) == 1:
             del out["anyOf"]
-            out = {**other, **out, "type": [other["type"], "null"]}
-            if "enum" in out:
-                out["enum"] = [*out["enum"], None]
+            out = {**rest[0], **out}
+        else:
+            out["anyOf"] = rest
     return out
 
 

@@ -23,7 +23,7 @@ Papers With Code: a read-only catalog of ML papers, tasks, methods, benchmarks a
 - Each result has structuredContent (typed fields plus `data`, the full catalog payload) and a
   short Markdown text.
 - "Official implementation" means code the catalog designates as the authors' own.
-- In evaluations, is_open null means openness is unknown; ranks are task-scoped.
+- Typed fields that are unknown are omitted (e.g. is_open in evaluations); ranks are task-scoped.
 """
 
 

@@ -41,7 +41,9 @@ def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **ove
 
 
 def respond(model: BaseModel, text: str) -> ToolResult:
-    return ToolResult(content=[TextContent(type="text", text=text)], structured_content=model)
+    """Structured content without unknown (null) projection fields; `data` stays verbatim."""
+    structured = model.model_dump(mode="json", exclude_none=True)
+    return ToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
 def rows_of(payload: Any) -> tuple[list[dict[str, Any]], int | None]:

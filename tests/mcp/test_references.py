@@ -47,7 +47,7 @@ async def test_short_names_and_legacy_ids(client: Client, reference: str, arxiv_
 
 async def test_external_paper_keeps_its_numeric_id(client: Client) -> None:
     structured, _ = await call(client, "get_paper_info", paper="904512")
-    assert structured["paper"]["id"] == "904512" and structured["paper"]["arxiv_id"] is None
+    assert structured["paper"]["id"] == "904512" and "arxiv_id" not in structured["paper"]
 
 
 @pytest.mark.parametrize(

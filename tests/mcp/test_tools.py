@@ -250,3 +250,24 @@ async def test_prompts(client: Client) -> None:
     ):
         result = await client.get_prompt(name, {argument: "vision transformers"})
         assert "'vision transformers'" in result.messages[0].content.text
+
+
+def _type_arrays(node: object, path: str = "") -> list[str]:
+    if isinstance(node, dict):
+        found = [path] if isinstance(node.get("type"), list) else []
+        for key, value in node.items():
+            found += _type_arrays(value, f"{path}.{key}")
+        return found
+    if isinstance(node, list):
+        return [p for i, item in enumerate(node) for p in _type_arrays(item, f"{path}[{i}]")]
+    return []
+
+
+async def test_schemas_are_portable_to_single_type_dialects(client: Client) -> None:
+    """Every property has one `type` (Gemini-style dialects reject type arrays), and `data`
+    is typed rather than unconstrained."""
+    for tool in await client.list_tools():
+        assert _type_arrays(tool.input_schema) == [], tool.name
+        assert _type_arrays(tool.output_schema) == [], tool.name
+        data = tool.output_schema["properties"]["data"]
+        assert "type" in data or "anyOf" in data, tool.name
