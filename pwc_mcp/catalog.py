@@ -141,13 +141,15 @@ class CatalogService:
             return error.state
 
     def _read_chunk(self, reference: str, state: CursorState) -> Chunk:
+        # Chunks are cached as UTF-8 bytes, the unit the cache's byte ceiling counts: a str of
+        # CJK or emoji text takes several times its UTF-8 size in memory.
         key = (state.paper, state.content_version, state.offset, state.limit)
         cached = self.chunks.get(repr(key)) if self.chunks and state.content_version else None
         if cached is None:
             cached = self._fetch_chunk(state)
             if self.chunks is not None:
                 stored = (state.paper, cached[3], state.offset, state.limit)
-                self.chunks.set(repr(stored), cached, len(cached[0].encode()))
+                self.chunks.set(repr(stored), cached, len(cached[0]))
         body, truncated, next_offset, version = cached
         next_cursor = None
         if truncated:
@@ -161,9 +163,11 @@ class CatalogService:
                     expires_at=state.expires_at,
                 )
             )
-        return Chunk(state.paper, body, truncated, state.offset, version, next_cursor)
+        return Chunk(
+            state.paper, body.decode("utf-8"), truncated, state.offset, version, next_cursor
+        )
 
-    def _fetch_chunk(self, state: CursorState) -> tuple[str, bool, int, str]:
+    def _fetch_chunk(self, state: CursorState) -> tuple[bytes, bool, int, str]:
         params = {
             "offset": state.offset,
             "limit": state.limit,
@@ -195,7 +199,7 @@ class CatalogService:
         ):
             raise ResponseError("Papers API returned an invalid Markdown chunk")
         try:
-            body = reply.body.decode("utf-8")
+            reply.body.decode("utf-8")  # validated once, before anything is cached
         except UnicodeDecodeError:
             raise ResponseError("Papers API returned an invalid Markdown chunk") from None
         following = 0
@@ -205,7 +209,7 @@ class CatalogService:
             following = int(str(next_offset))
             if following != state.offset + len(reply.body):
                 raise ResponseError("Papers API returned an invalid Markdown chunk")
-        return body, truncated == "1", following, version
+        return reply.body, truncated == "1", following, version
 
     def _require_paper(self, paper: str) -> None:
         """After a Markdown 404: is the paper missing (say where it is), or only its text?"""

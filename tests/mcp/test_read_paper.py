@@ -156,3 +156,13 @@ async def test_no_markdown_and_outside_catalog(client: Client) -> None:
     text = await error_of(client, "read_paper", paper="2501.12948")
     assert text.startswith("not_found: Paper not in the catalog: 2501.12948")
     assert "https://arxiv.org/abs/2501.12948" in text
+
+
+async def test_chunk_cache_holds_what_its_byte_ceiling_counts(sample: RunningCatalog) -> None:
+    service = make_service(sample.url, cached=False)
+    async with Client(build_server(service)) as client:
+        whole, calls = await read_all(client, "1706.03762")
+    assert service.chunks.entries == calls
+    assert service.chunks.bytes == len(whole), "accounted bytes are the UTF-8 bytes"
+    held = [entry[0] for entry in service.chunks._data.values()]  # (value, size, expiry)
+    assert held and all(isinstance(value[0], bytes) for value in held)
