@@ -121,7 +121,7 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
 
     @mcp.custom_route("/.well-known/mcp", methods=["GET"])
     async def well_known(request: Request) -> JSONResponse:
-        origin = f"{request.url.scheme}://{request.url.netloc}"
+        origin = f"{_public_scheme(request, settings)}://{request.url.netloc}"
         return JSONResponse(
             {
                 "name": "Papers With Code",
@@ -173,6 +173,23 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     inner.router.lifespan_context = with_thread_pool
     app = protect(inner, settings, limiter=limiter, tool_names=frozenset(TOOLS))
     return app
+
+
+def _public_scheme(request: Request, settings: Settings) -> str:
+    """The scheme clients used: behind the local TLS proxy (a loopback or trusted peer), the
+    proxy's X-Forwarded-Proto; otherwise the connection's own."""
+    forwarded = request.headers.get("x-forwarded-proto", "").strip().lower()
+    peer = request.client.host if request.client else ""
+    trusted = _is_loopback(peer) or _in_networks(peer, settings.trusted_proxy_cidrs)
+    return forwarded if trusted and forwarded in ("http", "https") else request.url.scheme
+
+
+def _in_networks(host: str, networks: Any) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
 
 
 def _is_loopback(host: str) -> bool:

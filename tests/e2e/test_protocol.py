@@ -146,6 +146,14 @@ def test_well_known_uses_the_request_origin(http: httpx.Client, server: Running)
     assert doc["supported_protocol_versions"][:2] == ["2026-07-28", "2025-11-25"]
     other = http.get("/.well-known/mcp", headers={"Host": "localhost:7860"}).json()
     assert other["transport"]["url"] == "http://localhost:7860/mcp"
+    # Behind the local TLS proxy (a loopback peer), the proxy's scheme is the public one.
+    proxied = http.get(
+        "/.well-known/mcp", headers={"Host": "localhost", "X-Forwarded-Proto": "https"}
+    ).json()
+    assert proxied["transport"]["url"] == "https://localhost/mcp"
+    assert proxied["documentation_url"] == "https://localhost/docs"
+    bogus = http.get("/.well-known/mcp", headers={"X-Forwarded-Proto": "gopher"}).json()
+    assert bogus["transport"]["url"].startswith("http://")
 
 
 def test_docs_lists_every_tool_template_and_prompt(http: httpx.Client) -> None:
