@@ -1,0 +1,135 @@
+""".github/workflows/release.yml: the release rules, checked statically (no runner here)."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import subprocess
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.ops.conftest import ROOT, load_script
+
+WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
+tags = load_script("release_tags")
+
+
+@pytest.fixture(scope="module")
+def workflow() -> dict[str, Any]:
+    data = yaml.safe_load(WORKFLOW.read_text())
+    data["on"] = data.pop(True, data.get("on"))  # YAML 1.1 reads the key `on` as true
+    return data
+
+
+def steps(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return job.get("steps", [])
+
+
+def runs(job: dict[str, Any]) -> str:
+    return "\n".join(step.get("run", "") for step in steps(job))
+
+
+def test_triggers_only_on_release_tags(workflow: dict[str, Any]) -> None:
+    assert set(workflow["on"]) == {"push"}
+    push = workflow["on"]["push"]
+    assert set(push) == {"tags"}, "releases come from tags only, never from branches"
+    patterns = push["tags"]
+    for tag in ("v0.3.0", "v12.0.1", "pwc-mcp-0.3.0"):
+        assert tags.classify(tag) != "ignore"
+        assert any(fnmatch.fnmatchcase(tag, p) for p in patterns), f"{tag} would not trigger"
+
+
+def test_least_privilege_and_pinned_actions(workflow: dict[str, Any]) -> None:
+    assert workflow["permissions"] == {}
+    for name, job in workflow["jobs"].items():
+        assert "permissions" in job, f"{name} must declare its permissions"
+        for step in steps(job):
+            if "uses" in step:
+                assert re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+                if step["uses"].startswith("actions/checkout@"):
+                    assert step["with"]["persist-credentials"] is False
+    writers = {n for n, j in workflow["jobs"].items() if "write" in j["permissions"].values()}
+    assert writers == {"image"}, "only the image job writes (packages, to push the image)"
+
+
+def test_job_order(workflow: dict[str, Any]) -> None:
+    jobs = workflow["jobs"]
+    need = {
+        name: set([job["needs"]] if isinstance(job.get("needs"), str) else job.get("needs", []))
+        for name, job in jobs.items()
+    }
+    assert need["test"] == {"tag"} and "ignore" in jobs["test"]["if"]
+    assert "test" in need["image"]
+    assert "image" in need["deploy-vps"] and "image" in need["publish-space"]
+    assert jobs["publish-space"]["if"] == "needs.tag.outputs.kind == 'release+space'"
+    assert "if" not in jobs["deploy-vps"] and "if" not in jobs["image"], (
+        "they follow the test job: skipped with it, never run on their own"
+    )
+
+
+def test_the_tag_rule_and_version_come_from_release_tags(workflow: dict[str, Any]) -> None:
+    script = runs(workflow["jobs"]["tag"])
+    assert 'scripts/release_tags.py classify "$TAG"' in script
+    assert 'scripts/release_tags.py check "$TAG" "$version"' in script
+
+
+def test_tests_and_image(workflow: dict[str, Any]) -> None:
+    test = workflow["jobs"]["test"]
+    assert "make test" in runs(test)
+    assert "nginx" in runs(test), "the nginx tests fail without nginx when CI=true"
+    image = runs(workflow["jobs"]["image"])
+    assert "docker build" in image and "manifest inspect" in image
+    assert (
+        image.index("docker build") < image.index("scripts/smoke.py") < image.index("docker push")
+    ), "the image is smoke-tested before it is pushed"
+
+
+def test_vps_is_smoke_tested_before_nginx_publishes(workflow: dict[str, Any]) -> None:
+    script = runs(workflow["jobs"]["deploy-vps"])
+    remote = script[script.index("<<'REMOTE'") :]
+    staged = remote.index('smoke "http://127.0.0.1:$next"')
+    assert staged < remote.index("sudo install -m 0644 site.conf")
+    assert staged < remote.index("systemctl reload nginx")
+    assert "nginx/pwc-mcp.conf" in remote and "--network host" in remote
+    assert "PWC_MCP_HOST=127.0.0.1" in remote, "loopback-bound on the VPS"
+
+
+def test_no_secret_values_and_no_expression_injection(workflow: dict[str, Any]) -> None:
+    text = WORKFLOW.read_text()
+    for pattern in (
+        r"hf_[A-Za-z0-9]{20,}",
+        r"gh[pousr]_[A-Za-z0-9]{20,}",
+        r"-----BEGIN",
+        r"PWC_MCP_CURSOR_KEY_CURRENT\s*[:=]\s*['\"]?[A-Za-z0-9+/]{16,}",
+    ):
+        assert not re.search(pattern, text), pattern
+    for name, job in workflow["jobs"].items():
+        for step in steps(job):
+            assert "${{" not in step.get("run", ""), (
+                f"{name}: pass expressions through env:, never into the script text"
+            )
+    assert set(re.findall(r"\$\{\{\s*secrets\.(\w+)\s*}}", text)) == {
+        "GITHUB_TOKEN",
+        "VPS_SSH_KEY",
+        "VPS_KNOWN_HOSTS",
+        "VPS_USER",
+        "VPS_HOST",
+        "HF_TOKEN",
+        "SPACE_CURSOR_KEY_CURRENT",
+    }
+
+
+def test_shell_steps_parse(workflow: dict[str, Any]) -> None:
+    scripts = [
+        step["run"] for job in workflow["jobs"].values() for step in steps(job) if "run" in step
+    ]
+    deploy = runs(workflow["jobs"]["deploy-vps"])
+    remote = re.search(r"<<'REMOTE'\n(.*?)\nREMOTE\n", deploy, re.S)
+    assert remote is not None
+    for script in [*scripts, remote.group(1)]:
+        result = subprocess.run(
+            ["bash", "-n"], input=script, capture_output=True, text=True, timeout=10, check=False
+        )
+        assert result.returncode == 0, f"{result.stderr}\n{script[:200]}"
