@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# External interoperability checks for pwc-mcp, all on loopback (run by `make interop`).
+#
+#  1. Installs, outside the tracked files (.cache/interop/, git-ignored), Node 22 from the npm
+#     `node` package and the pinned npm packages @modelcontextprotocol/conformance and
+#     @modelcontextprotocol/inspector; skipped when the cached versions already match the pins.
+#  2. Starts `pwc-mcp --sample-catalog` on 127.0.0.1 with production-like settings (Origin
+#     allowlist on: chatgpt.com, claude.ai and the server's own loopback origin; Host allowlist
+#     pinned to the port) and always stops it again (trap).
+#  3. Runs the official conformance suite (active server scenarios) with
+#     scripts/interop-expected-failures.txt as its baseline.
+#  4. Runs the MCP Inspector CLI in both protocol eras (legacy and modern): tools/list --strict,
+#     resources/templates/list, prompts/list, one tools/call per tool, one resources/read per
+#     template and one prompts/get per prompt (arguments: scripts/interop_calls.json).
+#  5. Probes the transport rules with curl.
+#
+# Prints one line per check (PASS / FAIL / XFAIL) and the totals; exits 1 on any FAIL.
+# Network: the npm registry for the installs only; everything else stays on loopback.
+# Environment: PWC_INTEROP_CACHE (default .cache/interop), PWC_INTEROP_PYTHON (default
+# .venv/bin/python).
+set -uo pipefail
+
+NODE_VERSION=22.23.3
+CONFORMANCE_VERSION=0.1.16
+INSPECTOR_VERSION=2.12.0
+# Scenarios that apply to this server and must pass (the suite also runs the rest).
+REQUIRED_SCENARIOS=server-initialize,ping,logging-set-level,tools-list,resources-list,prompts-list,dns-rebinding-protection
+INSPECTOR_TIMEOUT=30   # seconds per Inspector call: a hung client is a FAIL, not a stuck run
+INSTALL_TIMEOUT=240
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SCRIPTS=$ROOT/scripts
+PY=${PWC_INTEROP_PYTHON:-$ROOT/.venv/bin/python}
+SERVER_BIN=$(dirname "$PY")/pwc-mcp
+CACHE=${PWC_INTEROP_CACHE:-$ROOT/.cache/interop}
+NODE_DIR=$CACHE/node22
+TOOLS_DIR=$CACHE/tools
+RUN=$CACHE/last-run
+RESULTS=$RUN/results.tsv
+EXPECTED=$SCRIPTS/interop-expected-failures.txt
+CALLS=$SCRIPTS/interop_calls.json
+HELPER=$SCRIPTS/interop_probe.py
+START=$SECONDS
+SERVER_PID=
+SUMMARY_DONE=
+ERA_PIDS=()
+
+export npm_config_yes=true npm_config_audit=false npm_config_fund=false
+export npm_config_update_notifier=false npm_config_loglevel=error
+export NO_UPDATE_NOTIFIER=1 DO_NOT_TRACK=1 INSPECTOR_SKIP_CLIENT_INSTALL=1
+
+step() { printf 'interop: [%3ss] %s\n' "$((SECONDS - START))" "$*"; }
+record() { printf '%s\t%s\t%s\n' "$1" "$2" "${3:-}" >> "$RESULTS"; }
+
+summary() {
+  [ -n "$SUMMARY_DONE" ] && return
+  SUMMARY_DONE=1
+  local pass fail xfail
+  echo
+  echo "== interop summary =="
+  while IFS=$'\t' read -r status name detail; do
+    if [ -n "$detail" ]; then printf '%-5s  %s  (%s)\n' "$status" "$name" "$detail"
+    else printf '%-5s  %s\n' "$status" "$name"; fi
+  done < "$RESULTS"
+  pass=$(grep -c '^PASS' "$RESULTS")
+  fail=$(grep -c '^FAIL' "$RESULTS")
+  xfail=$(grep -c '^XFAIL' "$RESULTS")
+  echo "== totals: ${pass} passed, ${fail} failed, ${xfail} expected failures" \
+       "in $((SECONDS - START))s (logs: ${RUN#"$ROOT"/}) =="
+  [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
+}
+
+stop_eras() {
+  local pid
+  for pid in "${ERA_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+  for pid in "${ERA_PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+  ERA_PIDS=()
+}
+
+stop_server() {
+  [ -n "$SERVER_PID" ] || return 0
+  if kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$SERVER_PID" 2>/dev/null
+  fi
+  wait "$SERVER_PID" 2>/dev/null
+  SERVER_PID=
+}
+
+abort() {  # record why the run cannot go on, print the summary and exit 1 (the trap stops the server)
+  record FAIL "$1" "$2"
+  summary
+  exit 1
+}
+
+trap 'stop_eras; stop_server' EXIT
+trap 'record FAIL "interrupted" "signal received"; stop_eras; summary; exit 130' INT TERM
+
+rm -rf "$RUN"
+mkdir -p "$RUN" "$CACHE/home"
+: > "$RESULTS"
+
+[ -x "$PY" ] || abort "python" "$PY not found: run 'make install' first"
+[ -x "$SERVER_BIN" ] || abort "pwc-mcp" "$SERVER_BIN not found: run 'make install' first"
+command -v npm >/dev/null 2>&1 || abort "npm" "npm is not on PATH (Node.js with npm is required)"
+command -v curl >/dev/null 2>&1 || abort "curl" "curl is not on PATH"
+
+version_of() { "$PY" "$HELPER" version "$1"; }
+
+# --- 1. installs (cached) --------------------------------------------------------------------
+step "Node $NODE_VERSION (npm package node@$NODE_VERSION) in ${NODE_DIR#"$ROOT"/}"
+if [ "$("$NODE_DIR/node_modules/.bin/node" --version 2>/dev/null)" = "v$NODE_VERSION" ]; then
+  record PASS "install node@$NODE_VERSION" "cached"
+else
+  rm -rf "$NODE_DIR" && mkdir -p "$NODE_DIR"
+  printf '{"name":"pwc-interop-node","private":true}\n' > "$NODE_DIR/package.json"
+  (cd "$NODE_DIR" && timeout "$INSTALL_TIMEOUT" npm install --no-audit --no-fund --save-exact \
+      "node@$NODE_VERSION") > "$RUN/npm-node.log" 2>&1
+  got=$("$NODE_DIR/node_modules/.bin/node" --version 2>/dev/null)
+  [ "$got" = "v$NODE_VERSION" ] \
+    || abort "install node@$NODE_VERSION" "got '${got:-nothing}'; see ${RUN#"$ROOT"/}/npm-node.log"
+  record PASS "install node@$NODE_VERSION" "installed"
+fi
+export PATH="$NODE_DIR/node_modules/.bin:$PATH"   # npm, npx and the tools now run on Node 22
+
+CONFORMANCE_PKG=$TOOLS_DIR/node_modules/@modelcontextprotocol/conformance/package.json
+INSPECTOR_PKG=$TOOLS_DIR/node_modules/@modelcontextprotocol/inspector/package.json
+tools_label="@modelcontextprotocol/conformance@$CONFORMANCE_VERSION + inspector@$INSPECTOR_VERSION"
+step "$tools_label in ${TOOLS_DIR#"$ROOT"/}"
+if [ "$(version_of "$CONFORMANCE_PKG")" = "$CONFORMANCE_VERSION" ] \
+   && [ "$(version_of "$INSPECTOR_PKG")" = "$INSPECTOR_VERSION" ]; then
+  record PASS "install $tools_label" "cached"
+else
+  rm -rf "$TOOLS_DIR" && mkdir -p "$TOOLS_DIR"
+  printf '{"name":"pwc-interop-tools","private":true}\n' > "$TOOLS_DIR/package.json"
+  (cd "$TOOLS_DIR" && timeout "$INSTALL_TIMEOUT" npm install --no-audit --no-fund --save-exact \
+      "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
+      "@modelcontextprotocol/inspector@$INSPECTOR_VERSION") > "$RUN/npm-tools.log" 2>&1
+  if [ "$(version_of "$CONFORMANCE_PKG")" != "$CONFORMANCE_VERSION" ] \
+     || [ "$(version_of "$INSPECTOR_PKG")" != "$INSPECTOR_VERSION" ]; then
+    abort "install $tools_label" "npm install failed; see ${RUN#"$ROOT"/}/npm-tools.log"
+  fi
+  record PASS "install $tools_label" "installed"
+fi
+CONFORMANCE=$TOOLS_DIR/node_modules/.bin/conformance
+INSPECTOR=$TOOLS_DIR/node_modules/.bin/mcp-inspector
+
+# --- 2. the server -----------------------------------------------------------------------------
+PORT=$("$PY" "$HELPER" free-port)
+ORIGIN=http://127.0.0.1:$PORT
+URL=$ORIGIN/mcp
+step "starting pwc-mcp --sample-catalog on $URL (Origin allowlist on)"
+env -u PWC_MCP_RATE_LIMIT_STORAGE -u PWC_MCP_TRUSTED_PROXY_CIDRS -u PWC_MCP_CURSOR_KEY_PREVIOUS \
+    -u PWC_API_URL -u PORT \
+    PWC_MCP_HOST=127.0.0.1 \
+    PWC_MCP_ALLOWED_ORIGINS="https://chatgpt.com,https://claude.ai,$ORIGIN" \
+    PWC_MCP_ALLOWED_HOSTS="127.0.0.1:$PORT,localhost:$PORT" \
+    PWC_MCP_REQUEST_LIMIT=6000 \
+    PWC_MCP_CURSOR_KEY_CURRENT="$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')" \
+    LOG_LEVEL=WARNING \
+    "$SERVER_BIN" --sample-catalog --host 127.0.0.1 --port "$PORT" > "$RUN/server.log" 2>&1 &
+SERVER_PID=$!
+ready=
+for _ in $(seq 120); do
+  kill -0 "$SERVER_PID" 2>/dev/null || break
+  if curl -fsS --max-time 2 -o /dev/null "$ORIGIN/health" 2>/dev/null; then ready=1; break; fi
+  sleep 0.25
+done
+[ -n "$ready" ] || abort "server start" "pwc-mcp did not answer /health; see ${RUN#"$ROOT"/}/server.log"
+record PASS "server start" "pwc-mcp on $URL"
+
+# --- 3. the official conformance suite ---------------------------------------------------------
+step "conformance suite ($CONFORMANCE_VERSION), active server scenarios"
+"$PY" "$HELPER" xfail-yaml "$EXPECTED" "$RUN/expected-failures.yml" \
+  || abort "conformance baseline" "cannot read ${EXPECTED#"$ROOT"/}"
+(cd "$RUN" && HOME="$CACHE/home" timeout -k 5 180 "$CONFORMANCE" server --url "$URL" \
+    --expected-failures "$RUN/expected-failures.yml" -o "$RUN/conformance") \
+  > "$RUN/conformance.log" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then
+  record PASS "conformance suite exit status" "0 with the expected-failures baseline"
+else
+  record FAIL "conformance suite exit status" \
+    "exit $rc (124 = timeout); see ${RUN#"$ROOT"/}/conformance.log"
+fi
+"$PY" "$HELPER" conformance "$RUN/conformance" "$EXPECTED" "$REQUIRED_SCENARIOS" >> "$RESULTS" \
+  || record FAIL "conformance results" "could not read ${RUN#"$ROOT"/}/conformance"
+
+# --- 4. the Inspector CLI in both protocol eras --------------------------------------------------
+"$PY" "$HELPER" inspector-plan "$CALLS" > "$RUN/inspector-plan.tsv" \
+  || abort "inspector plan" "cannot read ${CALLS#"$ROOT"/}"
+run_era() {  # run_era ERA: every planned Inspector call in one protocol era, one after another
+  local era=$1 dir=$RUN/inspector-$1 index=0 kind child
+  local -a field args
+  trap - EXIT
+  trap '[ -n "${child:-}" ] && kill -TERM "$child" 2>/dev/null; exit 143' TERM INT
+  mkdir -p "$dir"
+  : > "$dir/manifest.tsv"
+  while IFS=$'\t' read -r -a field; do
+    index=$((index + 1))
+    kind=${field[0]}
+    case "$kind" in
+      tools-list)     args=(--method tools/list --strict) ;;
+      templates-list) args=(--method resources/templates/list) ;;
+      prompts-list)   args=(--method prompts/list) ;;
+      call)           args=(--method tools/call --tool-name "${field[2]}" --tool-args-json "${field[3]}") ;;
+      read)           args=(--method resources/read --uri "${field[2]}") ;;
+      prompt)         args=(--method prompts/get --prompt-name "${field[2]}")
+                      [ "${#field[@]}" -gt 3 ] && args+=(--prompt-args "${field[@]:3}") ;;
+      *)              continue ;;
+    esac
+    printf '%s\t%s\t%s\n' "$index" "$kind" "${field[1]}" >> "$dir/manifest.tsv"
+    HOME="$CACHE/home" timeout -k 5 "$INSPECTOR_TIMEOUT" "$INSPECTOR" --cli "$URL" \
+      --transport http --protocol-era "$era" --connect-timeout 10000 --format json "${args[@]}" \
+      > "$dir/$index.json" 2> "$dir/$index.err" < /dev/null &
+    child=$!
+    wait "$child"
+    echo "$?" > "$dir/$index.rc"
+    child=
+  done < "$RUN/inspector-plan.tsv"
+}
+step "Inspector $INSPECTOR_VERSION --cli, --protocol-era legacy and modern side by side"
+run_era legacy &
+ERA_PIDS=("$!")
+run_era modern &
+ERA_PIDS+=("$!")
+wait "${ERA_PIDS[@]}"
+ERA_PIDS=()
+for era in legacy modern; do
+  "$PY" "$HELPER" inspector-eval "$era" "$RUN/inspector-$era" "$CALLS" >> "$RESULTS" \
+    || record FAIL "inspector $era" "could not evaluate ${RUN#"$ROOT"/}/inspector-$era"
+done
+
+# --- 5. transport probes with curl ---------------------------------------------------------------
+step "transport probes (curl)"
+ACCEPT='Accept: application/json, text/event-stream'
+JSON='Content-Type: application/json'
+LEGACY='MCP-Protocol-Version: 2025-11-25'
+meta() {  # the 2026-07-28 request envelope for protocol version $1
+  printf '"_meta":{"io.modelcontextprotocol/protocolVersion":"%s","io.modelcontextprotocol/clientInfo":{"name":"interop-curl","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}' "$1"
+}
+M26=$(meta 2026-07-28)
+probe_n=0
+# probe NAME STATUS_REGEX MUST_MATCH MUST_NOT_MATCH -- curl arguments...
+# MUST_MATCH / MUST_NOT_MATCH are extended regexes over the response headers and body ("" = none).
+probe() {
+  local name=$1 want=$2 must=$3 mustnot=$4 code text
+  shift 5
+  probe_n=$((probe_n + 1))
+  local out=$RUN/probe-$probe_n
+  code=$(curl -sS --max-time 15 -D "$out.headers" -o "$out.body" -w '%{http_code}' "$@" 2> "$out.err")
+  text=$(cat "$out.headers" "$out.body" 2>/dev/null | tr -d '\r')
+  local body
+  body=$(head -c 140 "$out.body" 2>/dev/null | tr -d '\r\n')
+  if ! [[ "$code" =~ ^($want)$ ]]; then
+    record FAIL "probe $name" "HTTP $code, want $want: $body"
+  elif [ -n "$must" ] && ! grep -Eiq -- "$must" <<< "$text"; then
+    record FAIL "probe $name" "HTTP $code but missing /$must/: $body"
+  elif [ -n "$mustnot" ] && grep -Eiq -- "$mustnot" <<< "$text"; then
+    record FAIL "probe $name" "HTTP $code but has /$mustnot/"
+  else
+    record PASS "probe $name" "HTTP $code"
+  fi
+}
+probe "GET /mcp -> 405 Allow: POST" 405 '^allow: *POST' '' -- -X GET -H "$ACCEPT" "$URL"
+probe "DELETE /mcp -> 405" 405 '^allow: *POST' '' -- -X DELETE -H "$ACCEPT" -H "$LEGACY" "$URL"
+probe "foreign Origin -> 403" 403 '' '' -- -H "$ACCEPT" -H "$JSON" -H "$LEGACY" \
+  -H 'Origin: https://evil.example' -d '{"jsonrpc":"2.0","id":1,"method":"ping"}' "$URL"
+probe "own loopback Origin (allowlisted) -> 200" 200 '"result"' '' -- -H "$ACCEPT" -H "$JSON" \
+  -H "$LEGACY" -H "Origin: $ORIGIN" -d '{"jsonrpc":"2.0","id":1,"method":"ping"}' "$URL"
+probe "allowlisted Origin https://claude.ai -> 200" 200 '"result"' '' -- -H "$ACCEPT" -H "$JSON" \
+  -H "$LEGACY" -H 'Origin: https://claude.ai' -d '{"jsonrpc":"2.0","id":1,"method":"ping"}' "$URL"
+probe "foreign Host -> 4xx" '4[0-9][0-9]' '' '' -- -H "$ACCEPT" -H "$JSON" -H "$LEGACY" \
+  -H 'Host: evil.example' -d '{"jsonrpc":"2.0","id":1,"method":"ping"}' "$URL"
+probe "batch -> 400 -32600" 400 '"code": *-32600' 'pydantic|Traceback' -- -H "$ACCEPT" -H "$JSON" \
+  -H "$LEGACY" -d '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]' "$URL"
+probe "malformed JSON -> 400 -32700" 400 '"code": *-32700' '' -- -H "$ACCEPT" -H "$JSON" \
+  -H "$LEGACY" -d '{"jsonrpc":' "$URL"
+probe "unsupported MCP-Protocol-Version 1999-01-01 -> 400" 400 '' '' -- -H "$ACCEPT" -H "$JSON" \
+  -H 'MCP-Protocol-Version: 1999-01-01' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}' "$URL"
+probe "unsupported 2026 version 2099-01-01 -> 400 -32022" 400 '"code": *-32022' '' -- -H "$ACCEPT" \
+  -H "$JSON" -H 'MCP-Protocol-Version: 2099-01-01' -H 'Mcp-Method: tools/list' \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{$(meta 2099-01-01)}}" "$URL"
+probe "2026-07-28 Mcp-Method mismatch -> 400 -32020" 400 '"code": *-32020' '' -- -H "$ACCEPT" \
+  -H "$JSON" -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: prompts/list' \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{$M26}}" "$URL"
+probe "2026-07-28 Mcp-Name mismatch -> 400 -32020" 400 '"code": *-32020' '' -- -H "$ACCEPT" \
+  -H "$JSON" -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: tools/call' -H 'Mcp-Name: list_tasks' \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"get_task\",\"arguments\":{\"task\":\"image-classification\"},$M26}}" "$URL"
+probe "2026-07-28 unknown method -> 404 -32601" 404 '"code": *-32601' '' -- -H "$ACCEPT" -H "$JSON" \
+  -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: no/such/method' \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no/such/method\",\"params\":{$M26}}" "$URL"
+probe "2026-07-28 server/discover -> public cache hints" 200 '"cacheScope": *"public"' '' -- \
+  -H "$ACCEPT" -H "$JSON" -H 'MCP-Protocol-Version: 2026-07-28' -H 'Mcp-Method: server/discover' \
+  -d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{$M26}}" "$URL"
+probe "notification -> 202" 202 '' '' -- -H "$ACCEPT" -H "$JSON" -H "$LEGACY" \
+  -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$URL"
+probe "initialize is stateless (no Mcp-Session-Id)" 200 '"protocolVersion": *"2025-11-25"' \
+  '^mcp-session-id:' -- -H "$ACCEPT" -H "$JSON" -H "$LEGACY" \
+  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"interop-curl","version":"1"}}}' "$URL"
+
+# --- done ----------------------------------------------------------------------------------------
+stop_server
+if curl -fsS --max-time 2 -o /dev/null "$ORIGIN/health" 2>/dev/null; then
+  record FAIL "server stop" "something still answers on $ORIGIN after stopping pwc-mcp"
+else
+  record PASS "server stop" "port $PORT closed"
+fi
+summary
