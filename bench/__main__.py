@@ -1,0 +1,318 @@
+"""`python -m bench`: run every benchmark, write bench/results/latest.{md,json}, gate on targets."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import os
+import platform
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench import load, report, scenarios, servers
+from bench.load import Sample
+from pwc_mcp.sample import start_sample_catalog
+
+RESULTS = Path(__file__).resolve().parent / "results"
+WORKLOADS: dict[str, tuple[str, dict[str, Any]]] = {
+    "search_papers": ("search_papers", {"query": "transformer"}),
+    "get_paper_info": ("get_paper_info", {"paper": "1706.03762"}),
+    "get_benchmark": (
+        "get_benchmark",
+        {"benchmark": "imagenet", "minimum_metrics": {"Top 1 Accuracy": 80}, "limit": 10},
+    ),
+}
+FLOOR_LABEL = "floor (FastMCP, fixed page)"
+CEILING_LABEL = "ceiling (bare Starlette)"
+MIN_FLOOR_RATIO = 0.5
+MAX_ADDED_MS = 5.0
+MAX_CONNECTIONS = 5
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=1.2,
+        help="measured seconds per server per round (default 1.2)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="alternating rounds per concurrency level (default 3)"
+    )
+    parser.add_argument("--clients", default="1,4,16", help="concurrency levels (default 1,4,16)")
+    parser.add_argument("--no-profile", action="store_true", help="skip the cProfile run")
+    parser.add_argument("--profile-seconds", type=float, default=4.0)
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    return parser.parse_args(argv)
+
+
+def throughput(
+    targets: dict[str, tuple[str, bytes]], clients: list[int], seconds: float, rounds: int
+) -> list[dict[str, Any]]:
+    """Every target at every concurrency, in alternating order round by round."""
+    rows: list[dict[str, Any]] = []
+    names = list(targets)
+    for count in clients:
+        merged: dict[str, Sample] = {}
+        for index in range(rounds):
+            for name in names if index % 2 == 0 else reversed(names):
+                url, body = targets[name]
+                sample = asyncio.run(load.drive(url, body, count, seconds))
+                merged.setdefault(name, Sample(0.0)).merge(sample)
+        floor, ceiling = merged["floor"], merged["ceiling"]
+        for name in names:
+            sample = merged[name]
+            label = {"floor": FLOOR_LABEL, "ceiling": CEILING_LABEL}.get(name, name)
+            rows.append(
+                {
+                    "label": label,
+                    "server": name if name in ("floor", "ceiling") else "pwc-mcp",
+                    "tool": "search_papers" if name in ("floor", "ceiling") else name,
+                    "clients": count,
+                    "requests": len(sample.latencies),
+                    "errors": sample.errors,
+                    "rps": sample.rps,
+                    "p50_ms": sample.quantile(0.5) * 1e3,
+                    "p99_ms": sample.quantile(0.99) * 1e3,
+                    "response_bytes": sample.response_bytes,
+                    "vs_floor": sample.rps / floor.rps if floor.rps else None,
+                    "vs_ceiling": sample.rps / ceiling.rps if ceiling.rps else None,
+                    "p50_vs_floor": (
+                        sample.quantile(0.5) / floor.quantile(0.5) if floor.latencies else None
+                    ),
+                }
+            )
+        print(
+            f"  {count:>2} clients: "
+            + ", ".join(f"{name} {merged[name].rps:.0f}/s" for name in names),
+            flush=True,
+        )
+    return rows
+
+
+def profile_one(
+    app: str, env: dict[str, str], logs: Path, seconds: float, response_bytes: int
+) -> dict[str, Any]:
+    from bench.profile import summarise
+
+    out = logs / f"{app}.prof"
+    argv = [
+        sys.executable,
+        "-m",
+        "bench.profile",
+        app,
+        "--port",
+        "{port}",
+        "--out",
+        str(out),
+        "--response-bytes",
+        str(response_bytes),
+    ]
+    server = servers.spawn(f"profile-{app}", argv, logs, env)
+    try:
+        server.wait_ready()
+        name, arguments = WORKLOADS["search_papers"]
+        body = load.tool_call(name, arguments)
+        asyncio.run(load.drive(server.url, body, 1, 0.5, warmup=0.2))  # warm-up, not profiled
+        server.proc.send_signal(signal.SIGUSR1)  # forget start-up and warm-up
+        time.sleep(0.2)
+        sample = asyncio.run(load.drive(server.url, body, 1, seconds, warmup=0.0))
+    finally:
+        server.stop(timeout=30)
+    if not out.exists():
+        raise RuntimeError(f"the profiled {app} server wrote no stats:\n{server.tail()}")
+    return summarise(str(out), sample.total)
+
+
+def profile(api_url: str, logs: Path, seconds: float, response_bytes: int) -> dict[str, Any]:
+    """cProfile of cached search_papers on pwc-mcp, and of the floor's tool for comparison."""
+    pwc = profile_one("pwc", servers.pwc_env(api_url), logs, seconds, response_bytes)
+    floor = profile_one("floor", {}, logs, seconds, response_bytes)
+    return {"clients": 1, "seconds": seconds, "pwc": pwc, "floor": floor}
+
+
+def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for row in results["throughput"]:
+        if row["server"] == "pwc-mcp" and row["clients"] == 16:
+            found.append(
+                {
+                    "name": f"cached {row['tool']}, 16 clients: throughput vs floor",
+                    "measured": f"{row['vs_floor']:.2f}× floor ({row['rps']:.0f} req/s)",
+                    "target": f"≥ {MIN_FLOOR_RATIO:.2f}×",
+                    "pass": row["vs_floor"] >= MIN_FLOOR_RATIO and row["errors"] == 0,
+                }
+            )
+    cold = results["cold"]
+    floor_one = [r for r in results["throughput"] if r["server"] == "floor" and r["clients"] == 1]
+    floor_note = f", the floor's call {floor_one[0]['p50_ms']:.1f} ms" if floor_one else ""
+    found.append(
+        {
+            "name": f"cold search_papers, {cold['injected_latency_ms']:.0f} ms upstream: added p50",
+            "measured": f"{cold['added_p50_ms']:.1f} ms (cold call {cold['tool_call_p50_ms']:.1f} ms"
+            f" − direct upstream request {cold['upstream_direct_p50_ms']:.1f} ms; a "
+            f"cached call alone takes {cold['cached_call_p50_ms']:.1f} ms{floor_note}; "
+            f"{cold['upstream_requests_per_call']} upstream request per call)",
+            "target": f"≤ {MAX_ADDED_MS:.0f} ms",
+            "pass": cold["added_p50_ms"] <= MAX_ADDED_MS
+            and cold["upstream_requests_per_call"] == 1,
+        }
+    )
+    flight = results["single_flight"]
+    found.append(
+        {
+            "name": f"{flight['callers']} identical concurrent cold calls "
+            f"({flight['injected_latency_ms']:.0f} ms upstream): upstream requests",
+            "measured": f"{flight['upstream_requests']} ({flight['failed_calls']} failed calls)",
+            "target": "exactly 1",
+            "pass": flight["upstream_requests"] == 1 and flight["failed_calls"] == 0,
+        }
+    )
+    pool = results["pooling"]
+    found.append(
+        {
+            "name": f"{pool['calls']} sequential cold calls: upstream TCP connections",
+            "measured": f"{pool['upstream_connections']} opened from process start "
+            f"({pool['upstream_requests']} upstream requests)",
+            "target": f"≤ {MAX_CONNECTIONS}",
+            "pass": pool["upstream_connections"] <= MAX_CONNECTIONS,
+        }
+    )
+    memory = results["memory"]
+    mib = report.mib
+    json_growth = memory["after_json_fill_hwm"] - memory["baseline_rss"]
+    markdown_growth = memory["peak_rss"] - memory["after_json_fill_hwm"]
+    found.append(
+        {
+            "name": "peak RSS (VmHWM) after filling every cache",
+            "measured": f"{mib(memory['peak_rss'])}: baseline {mib(memory['baseline_rss'])} "
+            f"(start-up + 1 call), +{mib(json_growth)} after {memory['json_calls']} "
+            f"JSON calls with 512 KiB answers (ceiling 64 MiB), +{mib(markdown_growth)} "
+            f"after {memory['markdown_chunks']} Markdown chunks (ceiling 16 MiB)",
+            "target": f"≤ baseline + {mib(memory['cache_ceiling'])} = {mib(memory['limit'])}",
+            "pass": memory["peak_rss"] <= memory["limit"],
+        }
+    )
+    startup = results["startup"]
+    runs = sorted(startup["pwc-mcp"])
+    found.append(
+        {
+            "name": "start-up: process start to first successful tool call",
+            "measured": f"pwc-mcp {runs[len(runs) // 2]:.2f} s median "
+            f"(runs: {', '.join(f'{s:.2f}' for s in startup['pwc-mcp'])}); "
+            f"floor {startup['floor']:.2f} s; ceiling {startup['ceiling']:.2f} s",
+            "target": "report only",
+            "pass": None,
+        }
+    )
+    return found
+
+
+def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
+    clients = [int(c) for c in args.clients.split(",") if c.strip()]
+    started = time.monotonic()
+    results: dict[str, Any] = {
+        "generated": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "machine": {
+            "cores": os.cpu_count(),
+            "usable_cores": len(os.sched_getaffinity(0)),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
+        "settings": {"seconds": args.seconds, "rounds": args.rounds, "clients": clients},
+    }
+    running: list[servers.Server] = []
+    with start_sample_catalog() as catalog:
+        try:
+            print("starting pwc-mcp, floor and ceiling ...", flush=True)
+            pwc = servers.start_pwc("pwc-mcp", catalog.url, logs)
+            running.append(pwc)
+            sizes: dict[str, int] = {}
+            bodies = {
+                name: load.tool_call(tool, arguments)
+                for name, (tool, arguments) in WORKLOADS.items()
+            }
+
+            async def warm() -> None:  # fill the caches; note each answer's size
+                async with load.client(1) as http:
+                    for name, body in bodies.items():
+                        response = await http.post(pwc.url, content=body)
+                        load.check(response)
+                        sizes[name] = len(response.content)
+
+            asyncio.run(warm())
+            floor = servers.start_reference("floor", sizes["search_papers"], logs)
+            running.append(floor)
+            ceiling = servers.start_reference("ceiling", sizes["search_papers"], logs)
+            running.append(ceiling)
+            results["startup"] = {
+                "pwc-mcp": [pwc.startup],
+                "floor": floor.startup,
+                "ceiling": ceiling.startup,
+            }
+            print("cached throughput (alternating) ...", flush=True)
+            cells = {
+                "floor": (floor.url, bodies["search_papers"]),
+                "ceiling": (ceiling.url, bodies["search_papers"]),
+                **{name: (pwc.url, body) for name, body in bodies.items()},
+            }
+            results["throughput"] = throughput(cells, clients, args.seconds, args.rounds)
+            servers.stop_all([floor, ceiling])
+            print("cold calls, single-flight, pooling ...", flush=True)
+            results["cold"] = asyncio.run(scenarios.cold_overhead(pwc, catalog))
+            results["single_flight"] = asyncio.run(scenarios.single_flight(pwc, catalog))
+            pwc.stop()
+            results["pooling"] = asyncio.run(
+                scenarios.pooling(
+                    lambda: servers.start_pwc("pwc-mcp-pooling", catalog.url, logs), catalog
+                )
+            )
+            results["startup"]["pwc-mcp"].append(results["pooling"]["startup_s"])
+            print("memory: filling every cache with large answers ...", flush=True)
+            from bench.upstream import start_fat_catalog
+
+            with start_fat_catalog() as fat:
+                results["memory"] = asyncio.run(
+                    scenarios.memory(
+                        lambda url: servers.start_pwc("pwc-mcp-memory", url, logs), fat
+                    )
+                )
+            results["startup"]["pwc-mcp"].append(results["memory"]["startup_s"])
+            if not args.no_profile:
+                print("profiling the hot path ...", flush=True)
+                results["profile"] = profile(
+                    catalog.url, logs, args.profile_seconds, sizes["search_papers"]
+                )
+        finally:
+            servers.stop_all(running)
+    results["elapsed_s"] = time.monotonic() - started
+    results["targets"] = targets(results)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    with tempfile.TemporaryDirectory(prefix="pwc-bench-") as tmp:
+        try:
+            results = run(args, Path(tmp))
+        except Exception:
+            for log in sorted(Path(tmp).glob("*.log")):
+                tail = log.read_text(errors="replace").splitlines()[-15:]
+                print(f"--- {log.name} (last lines) ---", *tail, sep="\n", file=sys.stderr)
+            raise
+    md_path, json_path = report.write(results, args.out)
+    print()
+    print(md_path.read_text())
+    print(f"wrote {md_path}, {json_path} and {md_path.with_name('readme-perf.md')}")
+    missed = [t["name"] for t in results["targets"] if t["pass"] is False]
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""The two reference servers: the FastMCP framework floor and the bare ASGI ceiling.
+
+Both answer POST /mcp with a fixed page of papers sized to match a real `search_papers` answer
+(`--response-bytes`), and both are served by uvicorn with the very options `pwc-mcp` uses, so
+the only difference from `pwc-mcp` is the work done per request.
+
+    python -m bench.floor floor   --port P --response-bytes N
+    python -m bench.floor ceiling --port P --response-bytes N
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from typing import Any
+
+os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
+os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
+os.environ.setdefault("FASTMCP_ENABLE_RICH_LOGGING", "false")
+
+ABSTRACT = (
+    "We propose a new simple network architecture based solely on attention mechanisms, "
+    "dispensing with recurrence and convolutions entirely. Experiments on two machine "
+    "translation tasks show these models to be superior in quality while being more "
+    "parallelizable and requiring significantly less time to train."
+)
+
+
+def paper(i: int) -> dict[str, Any]:
+    return {
+        "id": str(1000 + i),
+        "arxiv_id": f"17{i:02d}.0{3762 + i}",
+        "title": f"Attention Variant {i}: Scaling Sequence Models Without Recurrence",
+        "published": f"2017-06-{1 + i % 28:02d}",
+        "authors": ["Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit"],
+        "abstract": ABSTRACT,
+        "url_abs": f"https://arxiv.org/abs/17{i:02d}.0{3762 + i}",
+        "has_official_implementation": i % 2 == 0,
+        "stars": 1000 * i,
+    }
+
+
+def page(response_bytes: int) -> dict[str, Any]:
+    """A page of papers whose FastMCP answer (structured content + its JSON text) is about
+    `response_bytes` long: whole papers, then a `note` to make up the difference."""
+
+    def answer_size(result: dict[str, Any]) -> int:
+        text = json.dumps(result, separators=(",", ":"))
+        return len(text) + len(json.dumps(text)) + 90  # + the JSON-RPC envelope
+
+    result: dict[str, Any] = {"count": 0, "items": [], "next_page": None, "note": ""}
+    while (
+        answer_size({**result, "items": [*result["items"], paper(len(result["items"]))]})
+        <= response_bytes
+    ):
+        result["items"].append(paper(len(result["items"])))
+    result["count"] = len(result["items"])
+    result["note"] = "n" * max(0, (response_bytes - answer_size(result)) // 2)
+    return result
+
+
+def floor_app(response_bytes: int) -> Any:
+    """The framework floor: FastMCP 4, stateless, JSON responses, one sync tool."""
+    from fastmcp import FastMCP
+
+    fixed = page(response_bytes)
+    mcp = FastMCP("floor")
+
+    @mcp.tool
+    def search_papers(query: str) -> dict:
+        """Search papers (returns a fixed page)."""
+        return fixed
+
+    return mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
+
+
+def ceiling_body(response_bytes: int) -> bytes:
+    """A fixed JSON-RPC tools/call answer of about `response_bytes` (for request id 1)."""
+    fixed = page(response_bytes)
+    text = json.dumps(fixed, separators=(",", ":"))
+    result = {
+        "content": [{"type": "text", "text": text}],
+        "structuredContent": fixed,
+        "isError": False,
+    }
+    return json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}, separators=(",", ":")).encode()
+
+
+def ceiling_app(response_bytes: int) -> Any:
+    """The bare ASGI ceiling: one Starlette POST route that reads the body, returns fixed bytes."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    body = ceiling_body(response_bytes)
+
+    async def mcp(request: Request) -> Response:
+        await request.body()
+        return Response(body, media_type="application/json")
+
+    return Starlette(routes=[Route("/mcp", mcp, methods=["POST"])])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.floor")
+    parser.add_argument("kind", choices=("floor", "ceiling"))
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--response-bytes", type=int, default=8192)
+    args = parser.parse_args(argv)
+    import uvicorn
+
+    build = floor_app if args.kind == "floor" else ceiling_app
+    # The same uvicorn options as `pwc_mcp.app.main`.
+    uvicorn.run(
+        build(args.response_bytes),
+        host="127.0.0.1",
+        port=args.port,
+        proxy_headers=False,
+        access_log=False,
+        log_level="warning",
+        log_config=None,
+        server_header=False,
+    )
+
+
+if __name__ == "__main__":
+    main()

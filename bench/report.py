@@ -1,0 +1,130 @@
+"""Markdown table and JSON file of one benchmark run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+MiB = 1024 * 1024
+HOW_TO_RUN = """\
+Run `make bench` (or `uv run python -m bench`; `--help` lists the knobs). It starts, on loopback,
+the sample catalog, `pwc-mcp` against it with the limits raised, a framework floor (a minimal
+FastMCP stateless server whose one tool returns a fixed page of the same size as a
+`search_papers` answer) and a bare ASGI ceiling (one Starlette route returning fixed JSON-RPC
+bytes), each in its own uvicorn process, and drives them with one asyncio/httpx load generator in
+alternation. It writes `bench/results/latest.md`, `latest.json` and this section as
+`readme-perf.md` (all git-ignored), prints the table, and exits non-zero when a target is
+missed. About 2-3 minutes on 2 cores."""
+
+
+def mib(value: float) -> str:
+    return f"{value / MiB:.0f} MiB"
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "**FAIL**"
+
+
+def table(results: dict[str, Any]) -> str:
+    machine = results["machine"]
+    lines = [
+        f"## pwc-mcp benchmarks ({results['generated']})",
+        "",
+        f"Machine: {machine['cores']} cores ({machine['usable_cores']} usable), "
+        f"Python {machine['python']}, {machine['platform']}. Every server in its own uvicorn "
+        f"process; load generator: asyncio + httpx, {results['settings']['rounds']} alternating "
+        f"rounds of {results['settings']['seconds']} s per cell.",
+        "",
+        "### Cached tool calls",
+        "",
+        "Ratios are pwc-mcp / reference in the same run: req/s (higher is better) and p50 "
+        "latency (lower is better).",
+        "",
+        "| server / tool | clients | req/s | p50 ms | p99 ms | req/s × floor | req/s × ceiling "
+        "| p50 × floor | bytes |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for row in results["throughput"]:
+
+        def ratio(key: str, row: dict[str, Any] = row) -> str:
+            return f"{row[key]:.2f}" if row.get(key) is not None else "–"
+
+        errors = f" ({row['errors']} errors)" if row["errors"] else ""
+        lines.append(
+            f"| {row['label']} | {row['clients']} | {row['rps']:.0f}{errors} | "
+            f"{row['p50_ms']:.1f} | {row['p99_ms']:.1f} | {ratio('vs_floor')} | "
+            f"{ratio('vs_ceiling')} | {ratio('p50_vs_floor')} | {row['response_bytes']} |"
+        )
+    lines += [
+        "",
+        "### Targets and upstream behaviour",
+        "",
+        "| measure | result | target | verdict |",
+        "|---|---|---|---|",
+    ]
+    for target in results["targets"]:
+        shown = verdict(target["pass"]) if target["pass"] is not None else "info"
+        lines.append(f"| {target['name']} | {target['measured']} | {target['target']} | {shown} |")
+    failed = [t["name"] for t in results["targets"] if t["pass"] is False]
+    lines += [
+        "",
+        f"Result: {'all targets met' if not failed else 'MISSED: ' + '; '.join(failed)}"
+        f" (run took {results['elapsed_s']:.0f} s).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def profile_section(profile: dict[str, Any]) -> str:
+    pwc, floor = profile["pwc"], profile["floor"]
+    lines = [
+        "### Where the time goes (cProfile, cached `search_papers`, one client)",
+        "",
+        f"Busy time of every server thread (blocked waits left out), per call, under cProfile "
+        f"(roughly doubles it): pwc-mcp "
+        f"{pwc['busy_ms_per_request']:.2f} ms ({pwc['requests']} calls), framework floor "
+        f"{floor['busy_ms_per_request']:.2f} ms ({floor['requests']} calls). Builtins are "
+        "charged to their caller's package.",
+        "",
+        "| where | pwc-mcp share | pwc-mcp ms/call | floor ms/call |",
+        "|---|--:|--:|--:|",
+    ]
+    for name, item in pwc["categories"].items():
+        if item["share"] >= 0.005:
+            base = floor["categories"].get(name, {}).get("ms_per_request", 0.0)
+            lines.append(
+                f"| {name} | {item['share']:.0%} | {item['ms_per_request']:.2f} | {base:.2f} |"
+            )
+    lines += ["", "pwc-mcp top functions by self time:", ""]
+    for item in pwc["top_self"][:10]:
+        lines.append(f"- {item['share']:.1%} `{item['function']}` ({item['calls']} calls)")
+    lines += [
+        "",
+        "pwc-mcp / pwc_cli functions by inclusive time per call (a coroutine counts "
+        "only while it runs, so the ASGI layers nest):",
+        "",
+    ]
+    for item in pwc["top_pwc_cumulative"][:10]:
+        lines.append(f"- {item['ms_per_request']:.2f} ms `{item['function']}`")
+    return "\n".join(lines) + "\n"
+
+
+def write(results: dict[str, Any], directory: Path) -> tuple[Path, Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    markdown = table(results)
+    if results.get("profile"):
+        markdown += "\n" + profile_section(results["profile"])
+    md_path, json_path = directory / "latest.md", directory / "latest.json"
+    md_path.write_text(markdown)
+    (directory / "readme-perf.md").write_text(perf_section(results))
+    json_path.write_text(json.dumps(results, indent=2) + "\n")
+    return md_path, json_path
+
+
+def perf_section(results: dict[str, Any]) -> str:
+    """The README's performance section: how to run, the latest table, the profile summary."""
+    body = table(results).replace("\n### ", "\n#### ").replace("## ", "### ", 1)
+    parts = ["## Performance", "", HOW_TO_RUN, "", body]
+    if results.get("profile"):
+        parts += ["", profile_section(results["profile"]).replace("### ", "#### ", 1)]
+    return "\n".join(parts)
