@@ -26,6 +26,7 @@ from fastmcp.server.middleware import Middleware, MiddlewareContext
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter as SyncMovingWindow
 
 from pwc_mcp.config import Settings
 from pwc_mcp.identity import IdentityHasher, IdentityTable, Slot, client_identity
@@ -86,7 +87,7 @@ class RateLimiter:
         self.hash = IdentityHasher(identity_key(settings))
         self.table = IdentityTable(table_size)
         self.global_active = 0
-        self._window: MovingWindowRateLimiter | None = None
+        self._window: MovingWindowRateLimiter | SyncMovingWindow | None = None
 
     # -- identity -------------------------------------------------------------------------
     def identify(self, scope: dict[str, Any]) -> str:
@@ -126,9 +127,14 @@ class RateLimiter:
     async def _hit(self, item: RateLimitItem, kind: str, client: str) -> int | None:
         try:
             window = self._strategy()
-            if await window.hit(item, NAMESPACE, kind, client):
+            if isinstance(window, SyncMovingWindow):  # in memory: microseconds, no await
+                if window.hit(item, NAMESPACE, kind, client):
+                    return None
+                stats = window.get_window_stats(item, NAMESPACE, kind, client)
+            elif await window.hit(item, NAMESPACE, kind, client):
                 return None
-            stats = await window.get_window_stats(item, NAMESPACE, kind, client)
+            else:
+                stats = await window.get_window_stats(item, NAMESPACE, kind, client)
         except Exception as exc:  # storage down: fail open; concurrency limits still hold
             log.warning("rate-limit storage error type=%s; request admitted", type(exc).__name__)
             return None
@@ -136,12 +142,19 @@ class RateLimiter:
         # round down and add one: a client that waits exactly Retry-After gets through.
         return max(1, math.floor(stats.reset_time - time.time()) + 1)
 
-    def _strategy(self) -> MovingWindowRateLimiter:
-        # Built on first use: async storages bind to the event loop that serves requests.
+    def _strategy(self) -> MovingWindowRateLimiter | SyncMovingWindow:
+        # In memory, the synchronous storage: the async one hops to a worker thread on every
+        # expiry sweep, which the benchmark's profile showed on every call. Shared storages
+        # (Redis) do network I/O and stay async; they are built on first use because async
+        # storages bind to the event loop that serves requests.
         if self._window is None:
-            uri = "async+" + self.storage_uri
-            options = {} if uri.startswith("async+memory") else {"implementation": "redispy"}
-            self._window = MovingWindowRateLimiter(storage_from_string(uri, **options))
+            if self.storage_uri.startswith("memory://"):
+                self._window = SyncMovingWindow(storage_from_string(self.storage_uri))
+            else:
+                uri = "async+" + self.storage_uri
+                self._window = MovingWindowRateLimiter(
+                    storage_from_string(uri, implementation="redispy")
+                )
         return self._window
 
 

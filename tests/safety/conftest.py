@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import limits.aio.storage.memory as limits_memory
+import limits.storage.memory as limits_sync_memory
 import pytest
 import uvicorn
 
@@ -55,6 +56,7 @@ class FakeTime:
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(limits_memory, "time", fake)
+    monkeypatch.setattr(limits_sync_memory, "time", fake)
     monkeypatch.setattr(pwc_limits, "time", fake)
     return fake
 
