@@ -6,6 +6,7 @@ Pure functions over evaluation rows (dicts as the catalog sends them); no I/O.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -137,6 +138,7 @@ HIGHER_IS_BETTER = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the name, asked for every merged row
 def metric_direction(name: str) -> str | None:
     """ "higher" or "lower" when the metric's name says which is better; None if unknown."""
     text = str(name).casefold()
