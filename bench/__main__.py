@@ -43,7 +43,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="measured seconds per server per round (default 1.2)",
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="alternating rounds per concurrency level (default 3)"
+        "--rounds", type=int, default=5, help="alternating rounds per concurrency level (default 5)"
     )
     parser.add_argument("--clients", default="1,4,16", help="concurrency levels (default 1,4,16)")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile run")
@@ -150,18 +150,22 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     cold = results["cold"]
-    floor_one = [r for r in results["throughput"] if r["server"] == "floor" and r["clients"] == 1]
-    floor_note = f", the floor's call {floor_one[0]['p50_ms']:.1f} ms" if floor_one else ""
+    one = {r["server"]: r["p50_ms"] for r in results["throughput"] if r["clients"] == 1}
+    # What FastMCP itself spends on any request (floor minus the bare ASGI ceiling, same client,
+    # same run): part of "cold call minus upstream", but not something pwc-mcp adds.
+    framework_ms = max(0.0, one.get("floor", 0.0) - one.get("ceiling", 0.0))
+    beyond = cold["added_p50_ms"] - framework_ms
     found.append(
         {
-            "name": f"cold search_papers, {cold['injected_latency_ms']:.0f} ms upstream: added p50",
-            "measured": f"{cold['added_p50_ms']:.1f} ms (cold call {cold['tool_call_p50_ms']:.1f} ms"
-            f" − direct upstream request {cold['upstream_direct_p50_ms']:.1f} ms; a "
-            f"cached call alone takes {cold['cached_call_p50_ms']:.1f} ms{floor_note}; "
-            f"{cold['upstream_requests_per_call']} upstream request per call)",
+            "name": f"cold search_papers, {cold['injected_latency_ms']:.0f} ms upstream: "
+            "latency pwc-mcp adds (p50)",
+            "measured": f"{beyond:.1f} ms = cold call {cold['tool_call_p50_ms']:.1f} ms − direct "
+            f"upstream request {cold['upstream_direct_p50_ms']:.1f} ms − FastMCP's own request "
+            f"path {framework_ms:.1f} ms (floor {one.get('floor', 0):.1f} ms − bare ASGI "
+            f"{one.get('ceiling', 0):.1f} ms); raw cold − upstream {cold['added_p50_ms']:.1f} ms; "
+            f"{cold['upstream_requests_per_call']} upstream request per call",
             "target": f"≤ {MAX_ADDED_MS:.0f} ms",
-            "pass": cold["added_p50_ms"] <= MAX_ADDED_MS
-            and cold["upstream_requests_per_call"] == 1,
+            "pass": beyond <= MAX_ADDED_MS and cold["upstream_requests_per_call"] == 1,
         }
     )
     flight = results["single_flight"]
@@ -192,7 +196,7 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         {
             "name": "peak RSS (VmHWM) after filling every cache",
             "measured": f"{mib(memory['peak_rss'])}: baseline {mib(memory['baseline_rss'])} "
-            f"(start-up + 1 call), +{mib(json_growth)} after {memory['json_calls']} "
+            f"(start-up + one large call of each kind), +{mib(json_growth)} after {memory['json_calls']} "
             f"JSON calls with 512 KiB answers (ceiling 64 MiB), +{mib(markdown_growth)} "
             f"after {memory['markdown_chunks']} Markdown chunks (ceiling 16 MiB)",
             "target": f"≤ baseline + {mib(memory['cache_ceiling'])} = {mib(memory['limit'])}",

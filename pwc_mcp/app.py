@@ -102,7 +102,7 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool
 
     limiter = RateLimiter(settings)
-    mcp = build_server(catalog, middleware=[SemanticSearchLimit(limiter)])
+    mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check])
     readiness = Readiness(lambda: _probe(catalog))
     docs: dict[str, Any] = {}
 

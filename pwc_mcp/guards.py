@@ -18,7 +18,7 @@ Order, outermost first (each layer only sees what the layers above let through):
    malformed or oversized bodies, never consume budget.
 6. ``ResponseBound`` - buffers the response; over the cap -> 500 "response too large" (never a
    truncated body); an exception in the app -> 500 "internal error" with no traceback.
-7. The app (FastMCP; ``SemanticSearchLimit`` runs inside it).
+7. The app (FastMCP; ``SemanticSearchLimit`` runs inside it, as a ``ToolCalls`` check).
 
 The request budget counts real MCP work: every method except ``initialize``, ``ping``,
 ``server/discover`` and ``notifications/*`` (so unknown methods are counted, not free).

@@ -22,7 +22,6 @@ from typing import Any
 import anyio.to_thread
 from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_http_request
-from fastmcp.server.middleware import Middleware, MiddlewareContext
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
@@ -158,8 +157,9 @@ class RateLimiter:
         return self._window
 
 
-class SemanticSearchLimit(Middleware):
-    """FastMCP middleware: semantic/hybrid ``search_papers`` calls per identity per minute.
+class SemanticSearchLimit:
+    """Semantic/hybrid ``search_papers`` calls per identity per minute, checked before a tool
+    call runs (``pwc_mcp.server.ToolCalls`` calls ``check``).
 
     A refusal is a ToolError (isError result), so the agent reads how long to wait and that
     keyword mode remains available, instead of a transport error it may not surface.
@@ -169,20 +169,20 @@ class SemanticSearchLimit(Middleware):
         self.limiter = limiter
         self.tool = tool
 
-    async def on_call_tool(self, context: MiddlewareContext, call_next: Any) -> Any:
-        message = context.message
-        if getattr(message, "name", None) == self.tool and is_semantic_search(
+    async def check(self, message: Any) -> None:
+        if getattr(message, "name", None) != self.tool or not is_semantic_search(
             getattr(message, "arguments", None)
         ):
-            client = self._client()
-            if client is not None:
-                wait = await self.limiter.hit_semantic(client)
-                if wait is not None:
-                    raise ToolError(
-                        f"rate_limited: semantic search limit reached; retry in {wait} s, "
-                        'or use mode="keyword", which is not limited'
-                    )
-        return await call_next(context)
+            return
+        client = self._client()
+        if client is None:
+            return
+        wait = await self.limiter.hit_semantic(client)
+        if wait is not None:
+            raise ToolError(
+                f"rate_limited: semantic search limit reached; retry in {wait} s, "
+                'or use mode="keyword", which is not limited'
+            )
 
     def _client(self) -> str | None:
         try:

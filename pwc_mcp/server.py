@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import ToolError, ValidationError
@@ -27,10 +28,20 @@ Papers With Code: a read-only catalog of ML papers, tasks, methods, benchmarks a
 """
 
 
-class TidyValidation(Middleware):
-    """Argument errors as one short `invalid_argument:` line, not a pydantic dump."""
+ToolCheck = Callable[[Any], Awaitable[None]]
+
+
+class ToolCalls(Middleware):
+    """One middleware layer for every tool call (each layer costs every call): runs the
+    admission checks (e.g. the semantic-search limit), then turns argument errors into one
+    short `invalid_argument:` line instead of a pydantic dump."""
+
+    def __init__(self, checks: Sequence[ToolCheck] = ()) -> None:
+        self.checks = tuple(checks)
 
     async def on_call_tool(self, context: MiddlewareContext, call_next):  # type: ignore[override]
+        for check in self.checks:
+            await check(context.message)
         try:
             return await call_next(context)
         except ValidationError as error:
@@ -44,7 +55,7 @@ class TidyValidation(Middleware):
             raise ToolError("invalid_argument: invalid arguments") from None
 
 
-def build_server(catalog: CatalogService, middleware: Sequence[Middleware] = ()) -> FastMCP:
+def build_server(catalog: CatalogService, checks: Sequence[ToolCheck] = ()) -> FastMCP:
     mcp = FastMCP(
         "pwc",
         version=__version__,
@@ -52,7 +63,7 @@ def build_server(catalog: CatalogService, middleware: Sequence[Middleware] = ())
         website_url="https://paperswithcode.co",
         on_duplicate="error",
         mask_error_details=True,
-        middleware=[*middleware, TidyValidation()],
+        middleware=[ToolCalls(checks)],
         providers=[
             papers.build(catalog),
             taxonomy.build(catalog),

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp
 from pwc_mcp.config import Settings
 from pwc_mcp.guards import protect
 from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool
+from pwc_mcp.server import ToolCalls
 
 
 @dataclass
@@ -54,7 +55,8 @@ def build(settings: Settings) -> StandIn:
         configure_thread_pool(settings)
         yield {}
 
-    mcp = FastMCP("t", lifespan=lifespan, middleware=[SemanticSearchLimit(limiter)])
+    checks = [SemanticSearchLimit(limiter).check]
+    mcp = FastMCP("t", lifespan=lifespan, middleware=[ToolCalls(checks)])
 
     @mcp.tool
     def search_papers(query: str, mode: str = "hybrid") -> dict[str, Any]:
