@@ -84,7 +84,7 @@ class PaperPage(Out):
     count: int | None = None
     page: int | None = None
     next_page: int | None = None
-    data: dict[str, Any] | list[Any]  # recent, trending and related papers come as a bare list
+    data: dict[str, Any] | list[dict[str, Any]]  # recent, trending, related: a bare list of papers
 
 
 class PaperInfo(Out):
