@@ -66,6 +66,11 @@ def _headers(scope: Scope, name: bytes) -> list[str]:
     return [v.decode("latin-1") for k, v in scope.get("headers") or () if k.lower() == name]
 
 
+def _is_mcp_post(scope: Scope, mcp_path: str) -> bool:
+    """Only POST /mcp carries MCP messages; everything else passes these layers untouched."""
+    return scope["type"] == "http" and scope["method"] == "POST" and _is_mcp(scope, mcp_path)
+
+
 def _is_mcp(scope: Scope, mcp_path: str) -> bool:
     return scope["path"].rstrip("/") == mcp_path
 
@@ -357,11 +362,7 @@ class McpAdmission:
         self.mcp_path = mcp_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope["method"] != "POST"
-            or not _is_mcp(scope, self.mcp_path)
-        ):
+        if not _is_mcp_post(scope, self.mcp_path):
             await self.app(scope, receive, send)
             return
         lengths = _headers(scope, b"content-length")
@@ -455,11 +456,7 @@ class ResponseBound:
         self.mcp_path = mcp_path
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope["method"] != "POST"
-            or not _is_mcp(scope, self.mcp_path)
-        ):
+        if not _is_mcp_post(scope, self.mcp_path):
             await self.app(scope, receive, send)
             return
         start: Message | None = None
