@@ -14,6 +14,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from pwc_cli.errors import AmbiguousError, NotFoundError, ResponseError, UsageError
+from pwc_cli.render import tsv_escape
+from pwc_cli.transport import entity_segment
 
 MAX_REFERENCE_CHARS = 500
 MODERN_ARXIV = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$", re.IGNORECASE)
@@ -80,7 +82,7 @@ def _parse_url(url: str) -> ParsedReference:
         if host in _HF_HOSTS and segments[0] == "papers" and len(segments) == 2:
             return _url_identifier(url, segments[1])
         if host in _PWC_HOSTS and segments[0] == "paper" and len(segments) == 2:
-            tail = _strip_version(segments[1].removesuffix(".pdf"))
+            tail = strip_version(segments[1].removesuffix(".pdf"))
             if is_identifier(tail):
                 return ParsedReference(url, identifier=tail)
             return ParsedReference(url, slug=segments[1])
@@ -90,14 +92,15 @@ def _parse_url(url: str) -> ParsedReference:
     )
 
 
-def _strip_version(text: str) -> str:
+def strip_version(text: str) -> str:
+    """An arXiv ID without its `vN` suffix; anything else unchanged."""
     return (
         _VERSION.sub("", text) if (MODERN_ARXIV.match(text) or LEGACY_ARXIV.match(text)) else text
     )
 
 
 def _url_identifier(url: str, tail: str) -> ParsedReference:
-    candidate = _strip_version(tail.removesuffix(".pdf"))
+    candidate = strip_version(tail.removesuffix(".pdf"))
     if not is_identifier(candidate):
         raise UsageError(
             f"Paper URL not supported: {url}; only arXiv, Hugging Face, and Papers With Code "
@@ -116,13 +119,7 @@ def row_reference(row: dict[str, Any]) -> str | None:
 
 def _label(row: dict[str, Any]) -> str:
     title = row.get("title") or "Untitled"
-    return f"{_escape(title)} ({row_reference(row) or 'unknown ID'})"
-
-
-def _escape(text: Any) -> str:
-    return (
-        str(text).replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
-    )
+    return f"{tsv_escape(title)} ({row_reference(row) or 'unknown ID'})"
 
 
 def _slugify(title: Any) -> str:
@@ -173,7 +170,7 @@ def search_titles(client: Any, parsed: ParsedReference) -> list[dict[str, Any]]:
 def resolve_title(client: Any, parsed: ParsedReference) -> str:
     rows = search_titles(client, parsed)
     matches = match_title(rows, parsed)
-    shown = _escape(parsed.text)
+    shown = tsv_escape(parsed.text)
     if len(matches) == 1:
         return str(row_reference(matches[0]))
     if matches:
@@ -216,7 +213,7 @@ class OutsideCatalog(NotFoundError):
         )
         title = metadata.get("title") or reference
         super().__init__(
-            f"Paper not in the catalog: {_escape(reference)} ({_escape(title)}); full text is "
+            f"Paper not in the catalog: {tsv_escape(reference)} ({tsv_escape(title)}); full text is "
             f"only read from the catalog" + (f"; available at {links}" if links else "")
         )
         self.metadata = metadata
@@ -246,7 +243,7 @@ def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, An
     try:
         try:
             entry = _metadata_entry(
-                client.get_json(f"papers/{quote_segment(reference)}/public-metadata")
+                client.get_json(f"papers/{entity_segment(reference)}/public-metadata")
             )
         except HTTPStatusError as error:
             if error.status == 404:
@@ -266,33 +263,27 @@ def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, An
                 note = entry.get("note") or found.get("note")
             elif len(entries) > 1:
                 raise AmbiguousError(
-                    f"Paper title is ambiguous: {_escape(reference)}; "
+                    f"Paper title is ambiguous: {tsv_escape(reference)}; "
                     + "; ".join(
-                        f"{_escape(e['title'])} ({e.get('arxiv_id') or e.get('doi') or e.get('reference')})"
+                        f"{tsv_escape(e['title'])} ({e.get('arxiv_id') or e.get('doi') or e.get('reference')})"
                         for e in entries
                     )
                 )
     except TransportError:
         raise MetadataMiss(
-            f"Paper not found in the catalog: {_escape(reference)}; the public metadata lookup "
+            f"Paper not found in the catalog: {tsv_escape(reference)}; the public metadata lookup "
             "is unavailable right now, retry later",
             unavailable=True,
         ) from None
     if entry is None:
         raise MetadataMiss(
-            f"Paper not found: {_escape(reference)}; {kind} tried in the catalog and in public "
+            f"Paper not found: {tsv_escape(reference)}; {kind} tried in the catalog and in public "
             f"metadata ({METADATA_SOURCES})"
         )
     result = dict(entry)
     if note:
         result["note"] = note
     return result
-
-
-def quote_segment(reference: str) -> str:
-    from urllib.parse import quote
-
-    return quote(reference, safe="")
 
 
 def resolve_or_metadata(client: Any, raw: str) -> tuple[str | None, dict[str, Any] | None]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ipaddress
 import logging
 import os
 import sys
@@ -31,6 +30,7 @@ from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import ConfigError, Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
+from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.server import build_server  # noqa: E402
 
@@ -148,8 +148,7 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
         Only a direct loopback peer sees them: anything that came through the proxy (which sets
         X-Forwarded-For) or from elsewhere gets 404, so the route is never public.
         """
-        peer = request.client.host if request.client else ""
-        if not _is_loopback(peer) or "x-forwarded-for" in request.headers:
+        if not direct_loopback(request.scope):
             return JSONResponse({"error": "not_found"}, status_code=404)
         stats = getattr(catalog.transport, "stats", None)
         return JSONResponse(
@@ -179,24 +178,8 @@ def _public_scheme(request: Request, settings: Settings) -> str:
     """The scheme clients used: behind the local TLS proxy (a loopback or trusted peer), the
     proxy's X-Forwarded-Proto; otherwise the connection's own."""
     forwarded = request.headers.get("x-forwarded-proto", "").strip().lower()
-    peer = request.client.host if request.client else ""
-    trusted = _is_loopback(peer) or _in_networks(peer, settings.trusted_proxy_cidrs)
+    trusted = from_proxy(request.scope, settings.trusted_proxy_cidrs)
     return forwarded if trusted and forwarded in ("http", "https") else request.url.scheme
-
-
-def _in_networks(host: str, networks: Any) -> bool:
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return any(address in network for network in networks)
-
-
-def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def _probe(catalog: CatalogService) -> bool:

@@ -30,6 +30,7 @@ from pwc_cli.references import (
     identifier_fallback,
     parse_reference,
     resolve_in_catalog,
+    strip_version,
 )
 from pwc_cli.transport import paper_segment
 from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
@@ -99,8 +100,8 @@ class CatalogService:
                     raise
                 return self._outside(identifier)
             arxiv = paper.get("arxiv_id") if isinstance(paper, dict) else None
-            return _strip_version(str(arxiv)) if arxiv else identifier
-        return _strip_version(identifier)
+            return strip_version(str(arxiv)) if arxiv else identifier
+        return strip_version(identifier)
 
     def _outside(self, identifier: str) -> str:
         """The catalog 404'd on an identifier: retry a mapped paper, else say where it is."""
@@ -219,10 +220,6 @@ class CatalogService:
             if error.status == 404:
                 self._outside(paper)
             raise
-
-
-def _strip_version(identifier: str) -> str:
-    return re.sub(r"v\d+$", "", identifier, flags=re.IGNORECASE)
 
 
 # --- errors --------------------------------------------------------------------------------

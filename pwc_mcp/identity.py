@@ -82,11 +82,27 @@ def _in(address: IPAddress, networks: Iterable[IPNetwork]) -> bool:
     return any(address.version == net.version and address in net for net in networks)
 
 
+def _peer(scope: Mapping[str, Any]) -> IPAddress | None:
+    client = scope.get("client")
+    return parse_ip(str(client[0])) if client else None
+
+
+def direct_loopback(scope: Mapping[str, Any]) -> bool:
+    """A loopback peer that did not come through a proxy (no X-Forwarded-For)."""
+    peer = _peer(scope)
+    return peer is not None and peer.is_loopback and not _header_values(scope, XFF_HEADER)
+
+
+def from_proxy(scope: Mapping[str, Any], trusted_proxies: Iterable[IPNetwork] = ()) -> bool:
+    """A peer whose forwarding headers are trusted: loopback, or a trusted proxy network."""
+    peer = _peer(scope)
+    return peer is not None and (peer.is_loopback or _in(peer, tuple(trusted_proxies)))
+
+
 def client_identity(scope: Mapping[str, Any], trusted_proxies: Iterable[IPNetwork] = ()) -> str:
     """The raw (unhashed) identity of an ASGI HTTP request; see the module docstring."""
     trusted = tuple(trusted_proxies)
-    client = scope.get("client")
-    peer = parse_ip(str(client[0])) if client else None
+    peer = _peer(scope)
     if peer is None:  # unix socket or a server that gives no peer: trust nothing
         return UNKNOWN
     hops = _xff_hops(scope)

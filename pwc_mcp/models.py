@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from pwc_cli.leaderboard import parse_metric
 from pwc_cli.render import absolute
 
 SCHEMA_VERSION = "v1"
@@ -239,15 +240,11 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
 
 
 def _metric(value: Any) -> float | str | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int | float):
-        return value
-    cleaned = str(value).strip().replace(",", "").removesuffix("%")
-    try:
-        return float(cleaned)
-    except ValueError:
-        return str(value)
+    """The CLI's metric reading (numbers, "1,234", "78.5%"); other text is kept as text."""
+    number = parse_metric(value)
+    if number is not None or value is None or isinstance(value, bool):
+        return number
+    return str(value)
 
 
 def evaluation(row: dict[str, Any]) -> Evaluation:

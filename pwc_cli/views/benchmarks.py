@@ -20,6 +20,7 @@ from pwc_cli.render import (
     table,
     view,
 )
+from pwc_cli.views.papers import scores
 from pwc_cli.views.taxonomy import is_grouped, one_line, plural
 
 IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
@@ -33,20 +34,6 @@ def parameters(value: Any) -> str:
         if value >= scale:
             return f"{value / scale:.2f}".rstrip("0").rstrip(".") + suffix
     return f"{value:,}"
-
-
-def _metric_text(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return cell_text(value)
-
-
-def scores(row: dict[str, Any]) -> str:
-    metrics = row.get("metrics") if isinstance(row.get("metrics"), dict) else {}
-    best = row.get("best_metric")
-    names = sorted(metrics, key=lambda n: (n != best, str(n).casefold()))
-    parts = [f"{n}: {_metric_text(metrics[n])}" for n in names if metrics[n] is not None]
-    return ", ".join(parts) or "—"
 
 
 def _model(row: dict[str, Any]) -> str:

@@ -61,7 +61,7 @@ for _command in ("search", "paper list", "paper recent", "paper trending", "pape
 
 def _metric_text(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
-        return str(value)
+        return str(int(value))
     return cell_text(value)
 
 
