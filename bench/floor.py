@@ -111,18 +111,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     import uvicorn
 
+    from pwc_mcp.localserver import config
+
     build = floor_app if args.kind == "floor" else ceiling_app
     # The same uvicorn options as `pwc_mcp.app.main`.
-    uvicorn.run(
-        build(args.response_bytes),
-        host="127.0.0.1",
-        port=args.port,
-        proxy_headers=False,
-        access_log=False,
-        log_level="warning",
-        log_config=None,
-        server_header=False,
-    )
+    uvicorn.Server(config(build(args.response_bytes), port=args.port)).run()
 
 
 if __name__ == "__main__":

@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
 
     import uvicorn
 
+    from pwc_mcp.localserver import config
+
     if args.app == "pwc":
         from pwc_mcp.app import create_app
         from pwc_mcp.config import Settings
@@ -151,22 +153,13 @@ def main(argv: list[str] | None = None) -> None:
             for profile in profiles:
                 profile.clear()
 
-    config = uvicorn.Config(
-        app,
-        host="127.0.0.1",
-        port=args.port,
-        proxy_headers=False,
-        access_log=False,
-        log_level="warning",
-        log_config=None,
-        server_header=False,
-    )
+    server_config = config(app, port=args.port)
     signal.signal(signal.SIGUSR1, clear)
     threading.setprofile(per_thread)
     main_profile = new_profile()
     main_profile.enable()
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises SIGINT after shutting down
-        uvicorn.Server(config).run()
+        uvicorn.Server(server_config).run()
     main_profile.disable()
     threading.setprofile(None)  # type: ignore[arg-type]
     merged: pstats.Stats | None = None

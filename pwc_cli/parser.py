@@ -284,14 +284,14 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _paper(lineage_list)
     _json(lineage_list)
 
-    _entity(
+    _, tlist = _entity(
         b,
         top,
         "task",
         "Task page: hierarchy, benchmarks, methods, papers.",
         "exact task name, slug, or ID",
+        list_help="Tasks, grouped by area or flat.",
     )
-    tlist = _entity_list(b, "task", "Tasks, grouped by area or flat.")
     _page(tlist)
     _page_size(tlist, 50)
     tlist.add_argument("--search", help="task name terms (flat output)")
@@ -302,8 +302,14 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _order(tlist, ["name", "created_at", "level", "paper_count"], "name", "asc")
     _json(tlist)
 
-    _entity(b, top, "method", "Method details.", "exact method name, full name, slug, or ID")
-    mlist = _entity_list(b, "method", "Methods.")
+    _, mlist = _entity(
+        b,
+        top,
+        "method",
+        "Method details.",
+        "exact method name, full name, slug, or ID",
+        list_help="Methods.",
+    )
     _page(mlist)
     _page_size(mlist, 50, maximum=500)
     mlist.add_argument("--search", help="method name terms")
@@ -318,30 +324,49 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     )
     _json(mlist)
 
-    _entity(b, top, "conference", "Conference details.", "exact conference name, slug, or ID")
-    clist = _entity_list(b, "conference", "Conferences.")
+    _, clist = _entity(
+        b,
+        top,
+        "conference",
+        "Conference details.",
+        "exact conference name, slug, or ID",
+        list_help="Conferences.",
+    )
     clist.add_argument("--year", type=IntRange("--year", 1, 9999), help="only this year")
     _json(clist)
 
-    _entity(b, top, "organization", "Organization details.", "exact organization name, slug, or ID")
-    olist = _entity_list(b, "organization", "Organizations.")
+    _, olist = _entity(
+        b,
+        top,
+        "organization",
+        "Organization details.",
+        "exact organization name, slug, or ID",
+        list_help="Organizations.",
+    )
     olist.add_argument("--featured-only", action="store_true", help="only featured organizations")
     _json(olist)
 
-    _entity(b, top, "framework", "Framework details.", "exact framework name, slug, or ID")
-    flist = _entity_list(b, "framework", "Frameworks.")
+    _, flist = _entity(
+        b,
+        top,
+        "framework",
+        "Framework details.",
+        "exact framework name, slug, or ID",
+        list_help="Frameworks.",
+    )
     flist.add_argument("--domain", help="exact domain name or slug")
     flist.add_argument("--category", help="exact category name or slug")
     flist.add_argument("--platform", help="exact platform name")
     _json(flist)
 
-    bench = _entity(
+    bench, blist = _entity(
         b,
         top,
         "benchmark",
         "Benchmark leaderboard with metric filters.",
         "exact benchmark name, full name, slug, or ID",
         json_flag=False,
+        list_help="Benchmarks, grouped by area and task or flat.",
     )
     _limit(bench, 20, 100, "rows per page")
     _page(bench)
@@ -391,7 +416,6 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         help="keep the Pareto frontier over two or more objectives",
     )
     _json(bench)
-    blist = _entity_list(b, "benchmark", "Benchmarks, grouped by area and task or flat.")
     _page(blist)
     blist.add_argument(
         "--page-size",
@@ -428,26 +452,25 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     return root, b.commands
 
 
-_ENTITY_SUBPARSERS: dict[str, Any] = {}
-
-
 def _entity(
-    b: _Builder, top: Any, name: str, help_text: str, name_help: str, *, json_flag: bool = True
-) -> argparse.ArgumentParser:
+    b: _Builder,
+    top: Any,
+    name: str,
+    help_text: str,
+    name_help: str,
+    *,
+    list_help: str,
+    json_flag: bool = True,
+) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
+    """An entity command (`--name` detail) and its optional nested `list` subcommand."""
     parser = b.leaf(top, name, name, help_text)
     _name(parser, name_help)
     if json_flag:
         _json(parser)
-    _ENTITY_SUBPARSERS[name] = (
-        b,
-        parser.add_subparsers(dest=f"{name}_command", metavar="list", parser_class=b.parser_class),
+    nested = parser.add_subparsers(
+        dest=f"{name}_command", metavar="list", parser_class=b.parser_class
     )
-    return parser
-
-
-def _entity_list(b: _Builder, name: str, help_text: str) -> argparse.ArgumentParser:
-    builder, subparsers = _ENTITY_SUBPARSERS.pop(name)
-    return builder.leaf(subparsers, "list", f"{name} list", help_text)
+    return parser, b.leaf(nested, "list", f"{name} list", list_help)
 
 
 def build_parser(*, raising: bool = False) -> tuple[PwcParser, dict[str, argparse.ArgumentParser]]:
@@ -457,6 +480,11 @@ def build_parser(*, raising: bool = False) -> tuple[PwcParser, dict[str, argpars
 
 _ROOT, COMMANDS = build_parser(raising=True)
 RESEARCH_COMMANDS = tuple(name for name in COMMANDS if name != "version")
+# dest → action per command, built once: namespace_for runs on every tool call.
+_ACTIONS = {
+    command: {a.dest: a for a in parser._actions if not isinstance(a, argparse._HelpAction)}
+    for command, parser in COMMANDS.items()
+}
 
 
 def research_actions(command: str) -> list[argparse.Action]:
@@ -475,8 +503,7 @@ def namespace_for(command: str, values: Mapping[str, Any]) -> argparse.Namespace
     Defaults come from the parser; strings for typed options go through the option's own
     converter so the validation messages are the CLI's.
     """
-    parser = COMMANDS[command]
-    actions = {a.dest: a for a in parser._actions if not isinstance(a, argparse._HelpAction)}
+    actions = _ACTIONS[command]
     unknown = sorted(set(values) - set(actions))
     if unknown:
         raise UsageError(f"unknown option(s) for pwc {command}: {', '.join(unknown)}")

@@ -230,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     import uvicorn
 
+    from pwc_mcp.localserver import config
+
     app = create_app(settings)
     url = f"http://{settings.host}:{settings.port}"
     if sample is not None:
@@ -237,16 +239,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  try: PWC_API_URL={env['PWC_API_URL']} pwc search transformer", flush=True)
     print(f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)", flush=True)
     try:
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            proxy_headers=False,
-            access_log=False,
-            log_level="warning",
-            log_config=None,
-            server_header=False,
-        )
+        # In-flight tool calls may wait on the 25 s catalog timeout: let them finish.
+        uvicorn.Server(
+            config(app, host=settings.host, port=settings.port, graceful_seconds=30)
+        ).run()
     finally:
         if sample is not None:
             sample.__exit__(None, None, None)

@@ -37,18 +37,28 @@ def origin(host: str, port: int) -> str:
 
 
 def config(
-    app: Any, *, http: type[asyncio.Protocol] | str = "auto", lifespan: str = "on"
+    app: Any,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    http: type[asyncio.Protocol] | str = "auto",
+    lifespan: str = "on",
+    graceful_seconds: float = 2.0,
 ) -> uvicorn.Config:
+    """The one set of uvicorn options: `pwc-mcp` itself, tests and benchmarks all use it."""
     return uvicorn.Config(
         app,
+        host=host,
+        port=port,
         http=http,
         ws="none",
         lifespan=lifespan,
         access_log=False,
         log_level="warning",
         log_config=None,  # leave the host process's logging configuration alone
-        proxy_headers=False,
-        timeout_graceful_shutdown=2,
+        proxy_headers=False,  # the app derives client identity itself (pwc_mcp.identity)
+        server_header=False,
+        timeout_graceful_shutdown=graceful_seconds,
     )
 
 
