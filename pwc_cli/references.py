@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from pwc_cli.commands.common import extract_rows
 from pwc_cli.errors import AmbiguousError, NotFoundError, ResponseError, UsageError
 from pwc_cli.render import tsv_escape
 from pwc_cli.transport import entity_segment
@@ -156,8 +157,6 @@ def match_title(rows: list[dict[str, Any]], parsed: ParsedReference) -> list[dic
 
 def search_titles(client: Any, parsed: ParsedReference) -> list[dict[str, Any]]:
     """One keyword search for the candidate title (the slug's words for a PwC URL)."""
-    from pwc_cli.commands.common import extract_rows
-
     query = parsed.slug.replace("-", " ") if parsed.slug else parsed.text
     payload = client.get_json(
         "papers/search",

@@ -4,6 +4,7 @@ transport, paper references resolved to one canonical ID, Markdown read in signe
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -263,8 +264,6 @@ def tool_error(error: BaseException) -> ToolError:
 
 
 def _detail(raw: str) -> str:
-    import json
-
     try:
         body = json.loads(raw)
     except ValueError:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from typing import Any
 
@@ -164,8 +165,6 @@ def requested_filters(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _author_usage_error(error: HTTPStatusError) -> UsageError:
-    import json
-
     try:
         body = json.loads(error.detail)
     except ValueError:

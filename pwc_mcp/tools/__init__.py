@@ -11,7 +11,7 @@ from pydantic import BaseModel
 
 from pwc_cli.commands.common import extract_rows
 from pwc_mcp.catalog import CatalogService, tool_error
-from pwc_mcp.models import compact_schema
+from pwc_mcp.models import RecordPage, compact_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
 
 READ_ONLY = ToolAnnotations(
@@ -68,8 +68,6 @@ def more(next_page: int | None) -> str:
 
 def flat_page(payload: Any, page: int | None, label: str) -> ToolResult:
     """A page of catalog rows (tasks, methods, benchmarks) with a name-and-slug summary."""
-    from pwc_mcp.models import RecordPage
-
     rows, total = rows_of(payload)
     next_page = next_page_of(payload)
     shown = cap(rows)
