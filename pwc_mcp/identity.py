@@ -10,8 +10,11 @@ Rules (see SPEC "Safety and operations"; the reference's left-most-XFF trust is 
 * a loopback peer without ``X-Forwarded-For`` may name itself with ``X-PwC-MCP-Client``
   (1-128 characters of ``[A-Za-z0-9._:-]``, starting alphanumeric).
 * a hop that is not an IP address makes the walk stop: the identity falls back to the peer.
-* IPv6 clients are grouped by /64, the unit an end site gets, so one host cannot mint
-  identities by rotating through its own prefix.
+* IPv6 clients are grouped by /64, so one host cannot mint identities by rotating through
+  its own prefix; each /64 also counts against its /48 (what one site is routinely given, 65,536
+  /64s), whose aggregate budgets stop a site from multiplying the per-client limits. IPv4 has no
+  aggregate: one address already costs an attacker money, while a /24 often holds unrelated users
+  (carrier NAT pools, cloud tenants), who would then throttle each other.
 
 Identities are hashed (keyed BLAKE2b) before anything stores them, so raw addresses never
 sit in limiter tables, Redis or logs.
@@ -21,12 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
-import math
 import re
 import secrets
-import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -36,6 +37,7 @@ XFF_HEADER = b"x-forwarded-for"
 CLIENT_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 UNKNOWN = "unknown"
 IPV6_GROUP_PREFIX = 64
+IPV6_SITE_PREFIX = 48
 
 
 def parse_ip(value: str) -> IPAddress | None:
@@ -64,6 +66,14 @@ def address_identity(address: IPAddress) -> str:
         network = ipaddress.IPv6Network((address, IPV6_GROUP_PREFIX), strict=False)
         return f"ip6:{network}"
     return f"ip:{address}"
+
+
+def identity_group(identity: str) -> str | None:
+    """The aggregate an identity also counts against: its IPv6 /48; None for anything else."""
+    if not identity.startswith("ip6:"):
+        return None
+    network = ipaddress.IPv6Network(identity[4:]).supernet(new_prefix=IPV6_SITE_PREFIX)
+    return f"ip6site:{network}"
 
 
 def _header_values(scope: Mapping[str, Any], name: bytes) -> list[str]:
@@ -146,71 +156,50 @@ class IdentityHasher:
         return hashlib.blake2b(identity.encode(), key=self._key, digest_size=16).hexdigest()
 
 
-class Slot:
-    """Per-identity bookkeeping: in-flight requests and when the identity was last seen."""
+class Client(NamedTuple):
+    """Whom a request is counted against; only hashes, never a raw address."""
 
-    __slots__ = ("active", "last_seen")
-
-    def __init__(self, now: float) -> None:
-        self.active = 0
-        self.last_seen = now
+    key: str  # the hashed identity
+    group: str | None  # the hashed IPv6 /48 sharing aggregate budgets, or None
+    exempt: bool  # a direct loopback peer (the proxy's health checks): housekeeping is free
 
 
-class IdentityTable:
-    """A bounded map of hashed identity -> Slot.
+class InFlight:
+    """Requests in flight per key (a hashed identity or its /48 group).
 
-    Bounded so that a flood of distinct identities cannot grow memory without limit. When a new
-    identity arrives at a full table, idle entries unseen for ``stale_after`` seconds (one rate
-    window) are purged, at most once per ``purge_interval``; if it is still full the caller refuses.
-    Only the event-loop thread touches it, so it needs no lock.
+    A key is present only while it has requests in flight: the lease that needs it adds it and
+    the release that empties it removes it. So nothing lingers for a flood of newcomers to fill,
+    no request "refreshes" a slot, nobody is evicted while busy (which would let the evicted
+    identity exceed its concurrency limit), and the size never exceeds the keys per request times
+    the global concurrency limit. ``max_size`` is a backstop only. Only the event-loop thread
+    touches it, so check-and-increment needs no lock.
     """
 
-    def __init__(
-        self,
-        max_size: int = 10_000,
-        *,
-        stale_after: float = 60.0,
-        purge_interval: float = 5.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
+    def __init__(self, max_size: int = 10_000) -> None:
         self.max_size = max_size
-        self.stale_after = stale_after
-        self.purge_interval = purge_interval
-        self.clock = clock
-        self._slots: dict[str, Slot] = {}
-        self._last_purge = -math.inf
+        self._active: dict[str, int] = {}
 
     def __len__(self) -> int:
-        return len(self._slots)
+        return len(self._active)
 
-    def get(self, key: str) -> Slot | None:
-        """The slot for ``key``, adding it if there is room; None when the table is full."""
-        now = self.clock()
-        slot = self._slots.get(key)
-        if slot is None:
-            if len(self._slots) >= self.max_size and now - self._last_purge >= self.purge_interval:
-                self._last_purge = now
-                self.purge(now)
-            if len(self._slots) >= self.max_size:
-                return None
-            slot = self._slots[key] = Slot(now)
-        slot.last_seen = now
-        return slot
+    def active(self, key: str) -> int:
+        return self._active.get(key, 0)
 
-    def purge(self, now: float | None = None) -> int:
-        now = self.clock() if now is None else now
-        stale = [
-            key
-            for key, slot in self._slots.items()
-            if slot.active == 0 and now - slot.last_seen >= self.stale_after
-        ]
-        for key in stale:
-            del self._slots[key]
-        return len(stale)
+    def acquire(self, limits: Sequence[tuple[str, int]]) -> str | None:
+        """Count one request against every (key, limit); None on success, else the reason:
+        ``"busy"`` (a key is at its limit) or ``"full"`` (the backstop)."""
+        if any(self._active.get(key, 0) >= limit for key, limit in limits):
+            return "busy"
+        if len(self._active) + sum(key not in self._active for key, _ in limits) > self.max_size:
+            return "full"
+        for key, _ in limits:
+            self._active[key] = self._active.get(key, 0) + 1
+        return None
 
-    def seconds_until_room(self) -> int:
-        """When the next purge could free a slot (for Retry-After on a full table)."""
-        now = self.clock()
-        idle = [s.last_seen for s in self._slots.values() if s.active == 0]
-        stale_at = min(idle) + self.stale_after if idle else now + self.stale_after
-        return max(1, math.ceil(max(stale_at, self._last_purge + self.purge_interval) - now))
+    def release(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            left = self._active[key] - 1
+            if left:
+                self._active[key] = left
+            else:
+                del self._active[key]

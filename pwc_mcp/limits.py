@@ -1,11 +1,16 @@
 """All rate-limit and concurrency logic, shared by the ASGI guards and the FastMCP middleware.
 
-* Requests per minute and semantic searches per minute: ``limits`` moving windows (exact, and
-  ``Retry-After`` is when the oldest hit leaves the window, never a constant). Storage is
-  in-process memory by default; a ``redis://`` URI in ``Settings.rate_limit_storage`` shares these
-  two windows between replicas.
-* Concurrency per identity and overall: in-process counters. They bound this process's event
-  loop and thread pool, so they stay per process even with Redis (N replicas admit N x global).
+* Budgets per identity per minute (``limits`` moving windows, in ``pwc_mcp.windows``; exact, and
+  ``Retry-After`` is when the oldest hit leaves the window, never a constant): requests (MCP
+  work), semantic searches, and housekeeping (pings, notifications, ``initialize``, malformed
+  bodies and every non-MCP route: a separate, generous ``HOUSEKEEPING_FACTOR`` x the request
+  budget; direct loopback peers, such as the proxy's health checks, are exempt).
+* An IPv6 /64 also spends its /48's aggregate budgets, ``GROUP_FACTOR`` x each per-client one,
+  concurrency included, so a site cannot multiply the limits (or fill the server) by rotating
+  through its 65,536 /64s.
+* Concurrency per identity and overall: in-process counters (``pwc_mcp.identity.InFlight``).
+  They bound this process's event loop and thread pool, so they stay per process even with
+  Redis (N replicas admit N x global).
 * The semantic limit is a FastMCP middleware (``SemanticSearchLimit``) so the agent gets an
   ``isError`` result telling it when to retry and that ``mode="keyword"`` is not limited.
 """
@@ -14,8 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,19 +28,26 @@ import anyio.to_thread
 from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_http_request
 from limits import RateLimitItem, RateLimitItemPerMinute
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter as SyncMovingWindow
 
 from pwc_mcp.config import Settings
-from pwc_mcp.identity import IdentityHasher, IdentityTable, Slot, client_identity
+from pwc_mcp.identity import (
+    Client,
+    IdentityHasher,
+    InFlight,
+    client_identity,
+    direct_loopback,
+    identity_group,
+)
+from pwc_mcp.windows import Windows
 
 log = logging.getLogger("pwc_mcp.limits")
 
 RATE_LIMITED = -32029  # JSON-RPC code of every rate-limit refusal
 SEMANTIC_TOOL = "search_papers"
-STATE_KEY = "pwc_client"  # scope["state"] key holding the hashed identity
-NAMESPACE = "pwc-mcp"
+STATE_KEY = "pwc_client"  # scope["state"] key holding the request's ``Client``
+HOUSEKEEPING_FACTOR = 5  # housekeeping per minute = 5 x the request limit (300 by default)
+GROUP_FACTOR = 16  # an IPv6 /48 gets 16 x each per-client budget and concurrency
+Lease = tuple[str, ...]  # the in-flight keys a request holds
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,9 @@ class Refusal:
     status: int
     retry_after: int
     message: str
+
+
+BUSY = Refusal(503, 1, "server_busy: too many requests in flight; retry in 1 s")
 
 
 def identity_key(settings: Settings) -> bytes | None:
@@ -74,87 +89,100 @@ def is_semantic_search(arguments: Any) -> bool:
 
 
 class RateLimiter:
-    """Per-identity request/semantic windows plus per-identity and global concurrency."""
+    """Per-identity (and per-/48) budgets plus per-identity and global concurrency."""
 
-    def __init__(self, settings: Settings, *, table_size: int = 10_000) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        table_size: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.trusted_proxies = settings.trusted_proxy_cidrs
-        self.request_item: RateLimitItem = RateLimitItemPerMinute(settings.request_limit)
-        self.semantic_item: RateLimitItem = RateLimitItemPerMinute(settings.semantic_limit)
+        self.budgets: dict[str, tuple[RateLimitItem, RateLimitItem]] = {
+            kind: (RateLimitItemPerMinute(limit), RateLimitItemPerMinute(limit * GROUP_FACTOR))
+            for kind, limit in (
+                ("request", settings.request_limit),
+                ("semantic", settings.semantic_limit),
+                ("housekeeping", settings.request_limit * HOUSEKEEPING_FACTOR),
+            )
+        }
         self.concurrency_limit = settings.concurrency_limit
         self.global_limit = settings.global_concurrency_limit
-        self.storage_uri = settings.rate_limit_storage
         self.hash = IdentityHasher(identity_key(settings))
-        self.table = IdentityTable(table_size)
+        self.table = InFlight(table_size)
+        self.windows = Windows(settings.rate_limit_storage, clock=clock)
         self.global_active = 0
-        self._window: MovingWindowRateLimiter | SyncMovingWindow | None = None
+
+    @property
+    def degraded(self) -> bool:
+        """True while the shared storage is failing and limits are kept in this process."""
+        return self.windows.degraded
 
     # -- identity -------------------------------------------------------------------------
-    def identify(self, scope: dict[str, Any]) -> str:
-        """The hashed identity of an ASGI request (never the raw address)."""
-        return self.hash(client_identity(scope, self.trusted_proxies))
+    def identify(self, scope: Mapping[str, Any]) -> Client:
+        """Whom an ASGI request counts against (hashes only, never the raw address)."""
+        identity = client_identity(scope, self.trusted_proxies)
+        group = identity_group(identity)
+        return Client(
+            self.hash(identity),
+            None if group is None else self.hash(group),
+            direct_loopback(scope),
+        )
 
     # -- concurrency (synchronous: check-and-increment must not yield to the loop) ------------
-    def acquire(self, client: str) -> Slot | Refusal:
+    def acquire(self, client: Client) -> Lease | Refusal:
         if self.global_active >= self.global_limit:
-            return Refusal(503, 1, "server_busy: too many requests in flight; retry in 1 s")
-        slot = self.table.get(client)
-        if slot is None:
-            wait = self.table.seconds_until_room()
-            return Refusal(429, wait, f"rate_limited: too many active clients; retry in {wait} s")
-        if slot.active >= self.concurrency_limit:
+            return BUSY
+        limits = [(client.key, self.concurrency_limit)]
+        if client.group is not None:
+            limits.append((client.group, self.concurrency_limit * GROUP_FACTOR))
+        refused = self.table.acquire(limits)
+        if refused == "full":  # the table's backstop: only that many requests in flight
+            return BUSY
+        if refused is not None:
             return Refusal(429, 1, "rate_limited: too many concurrent requests; retry in 1 s")
-        slot.active += 1
         self.global_active += 1
-        return slot
+        return tuple(key for key, _ in limits)
 
-    def release(self, slot: Slot) -> None:
-        slot.active -= 1
-        slot.last_seen = self.table.clock()
+    def release(self, lease: Lease) -> None:
+        self.table.release(lease)
         self.global_active -= 1
 
-    # -- windows --------------------------------------------------------------------------
-    async def hit_request(self, client: str) -> Refusal | None:
-        wait = await self._hit(self.request_item, "request", client)
+    # -- budgets --------------------------------------------------------------------------
+    async def hit_request(self, client: Client) -> Refusal | None:
+        wait = await self.hit("request", client)
         if wait is None:
             return None
         return Refusal(429, wait, f"rate_limited: request limit reached; retry in {wait} s")
 
-    async def hit_semantic(self, client: str) -> int | None:
-        """None if admitted, else the seconds until a semantic slot frees up."""
-        return await self._hit(self.semantic_item, "semantic", client)
-
-    async def _hit(self, item: RateLimitItem, kind: str, client: str) -> int | None:
-        try:
-            window = self._strategy()
-            if isinstance(window, SyncMovingWindow):  # in memory: microseconds, no await
-                if window.hit(item, NAMESPACE, kind, client):
-                    return None
-                stats = window.get_window_stats(item, NAMESPACE, kind, client)
-            elif await window.hit(item, NAMESPACE, kind, client):
-                return None
-            else:
-                stats = await window.get_window_stats(item, NAMESPACE, kind, client)
-        except Exception as exc:  # storage down: fail open; concurrency limits still hold
-            log.warning("rate-limit storage error type=%s; request admitted", type(exc).__name__)
+    async def hit_housekeeping(self, client: Client) -> Refusal | None:
+        """Pings, notifications, malformed bodies and non-MCP routes; free for direct loopback."""
+        wait = None if client.exempt else await self.hit("housekeeping", client)
+        if wait is None:
             return None
-        # A hit frees its slot strictly after reset_time (the window bound is inclusive), so
-        # round down and add one: a client that waits exactly Retry-After gets through.
-        return max(1, math.floor(stats.reset_time - time.time()) + 1)
+        return Refusal(429, wait, f"rate_limited: too many requests; retry in {wait} s")
 
-    def _strategy(self) -> MovingWindowRateLimiter | SyncMovingWindow:
-        # In memory, the synchronous storage: the async one hops to a worker thread on every
-        # expiry sweep, which the benchmark's profile showed on every call. Shared storages
-        # (Redis) do network I/O and stay async; they are built on first use because async
-        # storages bind to the event loop that serves requests.
-        if self._window is None:
-            if self.storage_uri.startswith("memory://"):
-                self._window = SyncMovingWindow(storage_from_string(self.storage_uri))
-            else:
-                uri = "async+" + self.storage_uri
-                self._window = MovingWindowRateLimiter(
-                    storage_from_string(uri, implementation="redispy")
-                )
-        return self._window
+    async def hit_semantic(self, client: Client) -> int | None:
+        """None if admitted, else the seconds until a semantic slot frees up."""
+        return await self.hit("semantic", client)
+
+    async def hit(self, kind: str, client: Client) -> int | None:
+        """One hit of ``kind``: None if admitted, else the seconds to wait.
+
+        The /48 is tested first, so an exhausted site creates no per-/64 windows (memory stays
+        bounded by the site budgets); the per-client window is hit before the site's, so a
+        client over its own budget never spends its neighbours'.
+        """
+        item, group_item = self.budgets[kind]
+        if client.group is not None:
+            wait = await self.windows.test(group_item, f"{kind}-site", client.group)
+            if wait is not None:
+                return wait
+        wait = await self.windows.hit(item, kind, client.key)
+        if wait is None and client.group is not None:
+            wait = await self.windows.hit(group_item, f"{kind}-site", client.group)
+        return wait
 
 
 class SemanticSearchLimit:
@@ -184,13 +212,13 @@ class SemanticSearchLimit:
                 'or use mode="keyword", which is not limited'
             )
 
-    def _client(self) -> str | None:
+    def _client(self) -> Client | None:
         try:
             request = get_http_request()
         except RuntimeError:  # in-memory or stdio: no network client to limit
             return None
         client = request.scope.get("state", {}).get(STATE_KEY)
-        return client if isinstance(client, str) else self.limiter.identify(request.scope)
+        return client if isinstance(client, Client) else self.limiter.identify(request.scope)
 
 
 def configure_thread_pool(settings: Settings) -> None:

@@ -15,7 +15,7 @@ import limits.storage.memory as limits_sync_memory
 import pytest
 import uvicorn
 
-import pwc_mcp.limits as pwc_limits
+import pwc_mcp.windows as pwc_windows
 from pwc_mcp.config import Settings
 from tests.safety.standin import StandIn, build
 
@@ -40,7 +40,7 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
 
 
 class FakeTime:
-    """Stands in for the ``time`` module inside limits' memory storage and pwc_mcp.limits."""
+    """Stands in for the ``time`` module inside limits' memory storage and pwc_mcp.windows."""
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         self.now = now
@@ -57,7 +57,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(limits_memory, "time", fake)
     monkeypatch.setattr(limits_sync_memory, "time", fake)
-    monkeypatch.setattr(pwc_limits, "time", fake)
+    monkeypatch.setattr(pwc_windows, "time", fake)
     return fake
 
 
@@ -116,11 +116,15 @@ class ServerThread:
 
 @pytest.fixture
 def serve() -> Iterator[Callable[..., Served]]:
-    """serve(**settings) -> a running protected stand-in; stopped after the test."""
+    """serve(**settings) -> a running protected stand-in; stopped after the test.
+
+    ``table_size`` and ``body_seconds`` go to the stand-in's limiter and ``protect``.
+    """
     stack: list[tuple[ServerThread, httpx.Client]] = []
 
     def start(**overrides: Any) -> Served:
-        standin = build(Settings(**overrides))
+        options = {k: overrides.pop(k) for k in ("table_size", "body_seconds") if k in overrides}
+        standin = build(Settings(**overrides), **options)
         server = ServerThread(standin.app).__enter__()
         url = f"http://127.0.0.1:{server.port}"
         client = httpx.Client(base_url=url, timeout=20)

@@ -44,10 +44,19 @@ class StandIn:
     limiter: RateLimiter
     gate: Gate
     tool_names: frozenset[str]
+    # Released once per HTTP request the server hands to the app (its headers have arrived).
+    arrived: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
+
+    def wait_arrived(self, count: int, timeout: float = 10.0) -> None:
+        for _ in range(count):
+            if not self.arrived.acquire(timeout=timeout):
+                raise TimeoutError("requests did not reach the app")
 
 
-def build(settings: Settings) -> StandIn:
-    limiter = RateLimiter(settings)
+def build(settings: Settings, **protect_options: Any) -> StandIn:
+    """The stand-in; ``table_size`` goes to the limiter, other options to ``protect``."""
+    table_size = protect_options.pop("table_size", 10_000)
+    limiter = RateLimiter(settings, table_size=table_size)
     gate = Gate()
 
     @contextlib.asynccontextmanager
@@ -82,7 +91,7 @@ def build(settings: Settings) -> StandIn:
 
     @mcp.tool
     def whoami() -> str:
-        return get_http_request().state.pwc_client
+        return get_http_request().state.pwc_client.key
 
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> JSONResponse:
@@ -90,8 +99,15 @@ def build(settings: Settings) -> StandIn:
 
     tool_names = frozenset({"search_papers", "get_task", "hold", "big", "boom", "whoami"})
     http = mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
-    app = protect(http, settings, limiter=limiter, tool_names=tool_names)
-    return StandIn(app=app, limiter=limiter, gate=gate, tool_names=tool_names)
+    protected = protect(http, settings, limiter=limiter, tool_names=tool_names, **protect_options)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            standin.arrived.release()
+        await protected(scope, receive, send)
+
+    standin = StandIn(app=app, limiter=limiter, gate=gate, tool_names=tool_names)
+    return standin
 
 
 def main(argv: list[str]) -> None:

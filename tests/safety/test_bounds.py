@@ -9,7 +9,8 @@ import httpx
 import pytest
 
 from pwc_mcp.config import MiB, Settings
-from pwc_mcp.guards import ResponseBound, parse_message
+from pwc_mcp.guards import ResponseBound
+from pwc_mcp.jsonrpc import parse_message
 from tests.safety.conftest import call, rpc
 
 LIMIT = 2 * MiB

@@ -7,7 +7,7 @@ import ipaddress
 import pytest
 
 from pwc_mcp.config import Settings
-from pwc_mcp.identity import IdentityHasher, IdentityTable, client_identity, parse_ip
+from pwc_mcp.identity import IdentityHasher, InFlight, client_identity, identity_group, parse_ip
 from pwc_mcp.limits import RateLimiter, identity_key
 
 NGINX = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("fd00::/64"))
@@ -168,17 +168,37 @@ def test_shared_storage_hashes_alike_across_replicas():
     assert r1.identify(s) == r2.identify(s)
 
 
-def test_identity_table_is_bounded_and_purges_stale_entries():
-    now = [0.0]
-    table = IdentityTable(3, stale_after=60, purge_interval=5, clock=lambda: now[0])
-    for key in "abc":
-        assert table.get(key) is not None
-    table.get("a").active = 1  # busy entries are never purged
-    assert table.get("d") is None
-    assert table.seconds_until_room() == 60
-    now[0] = 61.0
-    assert table.get("d") is not None  # b and c were stale
-    assert len(table) == 2
-    assert table.get("e") is not None and table.get("f") is None  # purge at most every 5 s
-    now[0] = 64.0
-    assert table.get("g") is None
+def test_ipv6_identities_group_by_48_and_ipv4_has_no_group():
+    a = client_identity(scope("2001:db8:1:2::1"))
+    b = client_identity(scope("2001:db8:1:ffff::1"))
+    assert a != b and identity_group(a) == identity_group(b) == "ip6site:2001:db8:1::/48"
+    assert identity_group(client_identity(scope("2001:db8:2::1"))) == "ip6site:2001:db8:2::/48"
+    assert identity_group("ip:203.0.113.9") is None
+    assert identity_group("client:chat-1") is None and identity_group("unknown") is None
+
+
+def test_limiter_identifies_with_hashes_group_and_loopback_exemption():
+    limiter = RateLimiter(Settings())
+    v6 = limiter.identify(scope("127.0.0.1", xff("2001:db8:1:2::1")))
+    assert v6.key == limiter.hash("ip6:2001:db8:1:2::/64")
+    assert v6.group == limiter.hash("ip6site:2001:db8:1::/48") and not v6.exempt
+    v4 = limiter.identify(scope("203.0.113.9"))
+    assert v4.group is None and not v4.exempt
+    assert limiter.identify(scope("127.0.0.1")).exempt  # direct loopback: the proxy itself
+    assert limiter.identify(scope("127.0.0.1", tag("chat-1"))).exempt
+
+
+def test_in_flight_table_holds_only_busy_keys():
+    table = InFlight(max_size=3)
+    assert table.acquire([("a", 2), ("site", 3)]) is None
+    assert table.acquire([("a", 2), ("site", 3)]) is None
+    assert table.acquire([("a", 2), ("site", 3)]) == "busy"  # a is at its limit
+    assert table.acquire([("b", 2), ("site", 3)]) is None
+    assert table.acquire([("c", 2), ("site", 3)]) == "busy"  # the site is at its limit
+    assert table.acquire([("c", 2), ("d", 2)]) == "full"  # 3 keys present, 2 more needed
+    assert (table.active("a"), table.active("site"), len(table)) == (2, 3, 3)
+    table.release(["a", "site"])
+    table.release(["a", "site"])
+    table.release(["b", "site"])
+    assert len(table) == 0  # an idle identity leaves nothing behind for anyone to fill
+    assert table.acquire([("c", 2), ("d", 2)]) is None

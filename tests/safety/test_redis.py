@@ -13,12 +13,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 import redis
+from limits import RateLimitItemPerMinute
 
+from pwc_mcp.windows import Windows
 from tests.safety.conftest import HEADERS, call
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,14 +55,14 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait(5)
 
 
-@pytest.fixture
-def redis_url() -> Iterator[str]:
+@contextmanager
+def redis_server(port: int) -> Iterator[str]:
+    """A real redis-server on ``port``; skipped without the binary unless CI is set."""
     binary = shutil.which("redis-server")
     if binary is None:
         if os.environ.get("CI"):
             pytest.fail("redis-server is required under CI (apt-get install redis-server)")
         pytest.skip("redis-server not installed")
-    port = _free_port()
     proc = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
@@ -71,6 +75,12 @@ def redis_url() -> Iterator[str]:
         yield f"redis://127.0.0.1:{port}/0"
     finally:
         _stop(proc)
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    with redis_server(_free_port()) as url:
+        yield url
 
 
 @pytest.fixture
@@ -136,3 +146,24 @@ def test_limits_hold_across_two_processes(replicas: list[str], redis_url: str) -
 
     keys = redis.Redis.from_url(redis_url).keys("*")
     assert keys and not any(b"tag-" in k or b"127.0.0.1" in k for k in keys)
+
+
+def test_limits_return_to_redis_when_it_answers_again() -> None:
+    port = _free_port()
+    now = [0.0]
+    windows = Windows(f"redis://127.0.0.1:{port}/0", clock=lambda: now[0], retry_seconds=5)
+    item = RateLimitItemPerMinute(1)
+
+    async def scenario() -> None:
+        assert await windows.hit(item, "request", "c") is None  # nothing listens: in memory
+        assert windows.degraded
+        with redis_server(port) as url:
+            now[0] = 4.0
+            assert await windows.hit(item, "request", "c") is not None  # before the retry
+            assert windows.degraded
+            now[0] = 5.0
+            assert await windows.hit(item, "request", "c") is None  # the shared window, fresh
+            assert not windows.degraded
+            assert redis.Redis.from_url(url).keys("*")
+
+    anyio.run(scenario)

@@ -1,0 +1,125 @@
+"""JSON-RPC on the wire for the safety layers: the shape check of one incoming message and the
+short error body every refusal carries (the MCP spec allows one on transport refusals too)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from starlette.types import Send
+
+from pwc_mcp.limits import SEMANTIC_TOOL
+
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
+MAX_JSON_DEPTH = 64
+
+
+async def send_error(
+    send: Send,
+    status: int,
+    code: int,
+    message: str,
+    *,
+    rpc_id: str | int | None = None,
+    headers: Iterable[tuple[bytes, bytes]] = (),
+) -> None:
+    """A short JSON-RPC error body (the MCP spec allows one on transport refusals too)."""
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}},
+        separators=(",", ":"),
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class BadMessage(Exception):
+    def __init__(self, code: int, message: str, rpc_id: str | int | None = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.rpc_id = code, message, rpc_id
+
+
+def _valid_id(value: Any) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, str) and len(value) <= 256
+    )
+
+
+def _too_deep(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        if children and depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def parse_message(body: bytes) -> tuple[dict[str, Any], str, str | None]:
+    """Parse and shape-check one JSON-RPC message: (message, method, tool name or None).
+
+    Only what this layer relies on is checked (the rate limiter and telemetry read ``method``,
+    ``params.name`` and ``arguments.mode``); the SDK validates the rest.
+    """
+    try:
+        message = json.loads(body, parse_constant=_reject_constant)
+    except RecursionError:
+        raise BadMessage(INVALID_REQUEST, "invalid request: JSON nested too deeply") from None
+    except ValueError:
+        raise BadMessage(PARSE_ERROR, "parse error: body is not valid JSON") from None
+    if isinstance(message, list):
+        raise BadMessage(INVALID_REQUEST, "invalid request: batches are not supported")
+    if not isinstance(message, dict):
+        raise BadMessage(INVALID_REQUEST, "invalid request: expected a JSON-RPC object")
+    if _too_deep(message):
+        raise BadMessage(INVALID_REQUEST, "invalid request: JSON nested too deeply")
+    has_id = "id" in message
+    if has_id and not _valid_id(message["id"]):
+        raise BadMessage(INVALID_REQUEST, "invalid request: id must be a string or an integer")
+    rpc_id = message["id"] if has_id else None
+    if message.get("jsonrpc") != "2.0":
+        raise BadMessage(INVALID_REQUEST, 'invalid request: jsonrpc must be "2.0"', rpc_id)
+    method = message.get("method")
+    if not isinstance(method, str) or not 0 < len(method) <= 128:
+        raise BadMessage(INVALID_REQUEST, "invalid request: method must be a string", rpc_id)
+    if not has_id and not method.startswith("notifications/"):
+        raise BadMessage(INVALID_REQUEST, "invalid request: id is required", rpc_id)
+    params = message.get("params")
+    if params is not None and not isinstance(params, dict):
+        raise BadMessage(INVALID_PARAMS, "invalid params: params must be an object", rpc_id)
+    params = params or {}
+    if params.get("_meta") is not None and not isinstance(params["_meta"], dict):
+        raise BadMessage(INVALID_PARAMS, "invalid params: _meta must be an object", rpc_id)
+    tool = None
+    if method in ("tools/call", "prompts/get"):
+        name, arguments = params.get("name"), params.get("arguments")
+        if not isinstance(name, str):
+            raise BadMessage(INVALID_PARAMS, "invalid params: name must be a string", rpc_id)
+        if arguments is not None and not isinstance(arguments, dict):
+            raise BadMessage(INVALID_PARAMS, "invalid params: arguments must be an object", rpc_id)
+        if method == "tools/call":
+            tool = name
+            mode = (arguments or {}).get("mode")
+            if name == SEMANTIC_TOOL and mode is not None and not isinstance(mode, str):
+                raise BadMessage(INVALID_PARAMS, "invalid params: mode must be a string", rpc_id)
+    elif method == "resources/read" and not isinstance(params.get("uri"), str):
+        raise BadMessage(INVALID_PARAMS, "invalid params: uri must be a string", rpc_id)
+    return message, method, tool
