@@ -1,4 +1,4 @@
-"""ASGI app factory and the `pwc-mcp` entry point.
+"""ASGI app factory (the `pwc-mcp` entry point is the light `pwc_mcp.cli`).
 
 Routes: POST /mcp (stateless Streamable HTTP, JSON responses), GET /health (cached readiness,
 never waits on the upstream), GET /.well-known/mcp (connection metadata from the request's own
@@ -7,11 +7,9 @@ origin) and GET /docs (generated schemas of every tool, resource template and pr
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import logging
 import os
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -21,14 +19,15 @@ os.environ.setdefault("FASTMCP_ENABLE_RICH_LOGGING", "false")
 
 from fastmcp import FastMCP  # noqa: E402
 from starlette.requests import Request  # noqa: E402
-from starlette.responses import JSONResponse  # noqa: E402
+from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.types import ASGIApp  # noqa: E402
 
 from pwc_cli.transport import CatalogClient  # noqa: E402
 from pwc_mcp import __version__  # noqa: E402
 from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
-from pwc_mcp.config import ConfigError, Settings  # noqa: E402
+from pwc_mcp.cli import entry, main  # noqa: E402, F401  (the entry point's former home)
+from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
 from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
@@ -104,7 +103,7 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     limiter = RateLimiter(settings)
     mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check])
     readiness = Readiness(lambda: _probe(catalog))
-    docs: dict[str, Any] = {}
+    docs: list[bytes] = []
 
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> JSONResponse:
@@ -115,13 +114,15 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
             "version": __version__,
             "protocol": PROTOCOL,
         }
+        if limiter.degraded:  # shared limit storage failing: limits hold per process meanwhile
+            body["limits"] = "degraded"
         return JSONResponse(
             body, status_code=200 if ok else 503, headers={"Cache-Control": "no-store"}
         )
 
     @mcp.custom_route("/.well-known/mcp", methods=["GET"])
     async def well_known(request: Request) -> JSONResponse:
-        origin = f"{_public_scheme(request, settings)}://{request.url.netloc}"
+        origin, cache = _advertised_origin(request, settings)
         return JSONResponse(
             {
                 "name": "Papers With Code",
@@ -132,14 +133,18 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
                 "supported_protocol_versions": SUPPORTED_PROTOCOLS,
                 "documentation_url": f"{origin}/docs",
             },
-            headers={"Cache-Control": DOCS_CACHE},
+            headers={"Cache-Control": cache},
         )
 
     @mcp.custom_route("/docs", methods=["GET"])
-    async def docs_route(request: Request) -> JSONResponse:
-        if not docs:  # built once: the catalog of tools never changes in a running process
-            docs.update(await _docs_document(mcp))
-        return JSONResponse(docs, headers={"Cache-Control": DOCS_CACHE})
+    async def docs_route(request: Request) -> Response:
+        # Serialized once: the catalog of tools never changes in a running process, and
+        # re-encoding every schema per request made /docs a cheap way to burn CPU.
+        if not docs:
+            docs.append(JSONResponse(await _docs_document(mcp)).body)
+        return Response(
+            docs[0], media_type="application/json", headers={"Cache-Control": DOCS_CACHE}
+        )
 
     @mcp.custom_route("/metrics", methods=["GET"])
     async def metrics(request: Request) -> JSONResponse:
@@ -174,12 +179,19 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     return app
 
 
-def _public_scheme(request: Request, settings: Settings) -> str:
-    """The scheme clients used: behind the local TLS proxy (a loopback or trusted peer), the
-    proxy's X-Forwarded-Proto; otherwise the connection's own."""
+def _advertised_origin(request: Request, settings: Settings) -> tuple[str, str]:
+    """(origin, Cache-Control) for /.well-known/mcp.
+
+    The configured PWC_MCP_PUBLIC_URL is the same for everyone, so it may be cached publicly.
+    Without it the origin comes from this request (its allowlisted Host and, behind the local TLS
+    proxy, the proxy's X-Forwarded-Proto) and must not be stored: a shared cache would hand one
+    client's Host (say `127.0.0.1`) to every other client."""
+    if settings.public_url is not None:
+        return settings.public_url, DOCS_CACHE
     forwarded = request.headers.get("x-forwarded-proto", "").strip().lower()
     trusted = from_proxy(request.scope, settings.trusted_proxy_cidrs)
-    return forwarded if trusted and forwarded in ("http", "https") else request.url.scheme
+    scheme = forwarded if trusted and forwarded in ("http", "https") else request.url.scheme
+    return f"{scheme}://{request.url.netloc}", "no-store"
 
 
 def _probe(catalog: CatalogService) -> bool:
@@ -188,70 +200,3 @@ def _probe(catalog: CatalogService) -> bool:
     payload = client.get_json("tasks/", {"page": 1, "page_size": 1})
     rows = payload.get("results", payload.get("items")) if isinstance(payload, dict) else None
     return isinstance(rows, list)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="pwc-mcp",
-        description="Serve the Papers With Code MCP endpoint (stateless Streamable HTTP at /mcp).",
-    )
-    parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port (default $PORT or 7860)")
-    parser.add_argument(
-        "--sample-catalog",
-        action="store_true",
-        help="serve the bundled offline sample catalog on loopback and use it",
-    )
-    args = parser.parse_args(argv)
-    env = dict(os.environ)
-    sample = None
-    if args.sample_catalog:
-        from pwc_mcp.sample import start_sample_catalog
-
-        sample = start_sample_catalog()
-        running = sample.__enter__()
-        env["PWC_API_URL"] = running.url
-    try:
-        settings = Settings.from_env(env)
-    except ConfigError as error:
-        for problem in error.problems:
-            print(f"pwc-mcp: {problem}", file=sys.stderr)
-        return 2
-    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
-    if overrides:
-        settings = Settings(**{**settings.__dict__, **overrides})
-    from pwc_mcp.telemetry import configure_logging
-
-    configure_logging(settings.log_level)
-    if settings.cursor_key_ephemeral:
-        log.warning(
-            "PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
-            "cursors will not survive a restart (set it in production)"
-        )
-    import uvicorn
-
-    from pwc_mcp.localserver import config
-
-    app = create_app(settings)
-    url = f"http://{settings.host}:{settings.port}"
-    if sample is not None:
-        print(f"Sample catalog: PWC_API_URL={env['PWC_API_URL']}", flush=True)
-        print(f"  try: PWC_API_URL={env['PWC_API_URL']} pwc search transformer", flush=True)
-    print(f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)", flush=True)
-    try:
-        # In-flight tool calls may wait on the 25 s catalog timeout: let them finish.
-        uvicorn.Server(
-            config(app, host=settings.host, port=settings.port, graceful_seconds=30)
-        ).run()
-    finally:
-        if sample is not None:
-            sample.__exit__(None, None, None)
-    return 0
-
-
-def entry() -> None:
-    raise SystemExit(main())
-
-
-if __name__ == "__main__":
-    entry()

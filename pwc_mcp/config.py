@@ -10,14 +10,23 @@ import os
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from pwc_cli.transport import DEFAULT_BASE_URL
+from pwc_mcp.hosts import split_host
 
 MiB = 1024 * 1024
 CATALOG_TIMEOUT = 25.0
 DEFAULT_ALLOWED_HOSTS = ("localhost:*", "127.0.0.1:*", "[::1]:*")
 LIMIT_RANGE = (1, 10_000)
+# `unlimited` (benchmarks on loopback only): a per-minute window no machine can fill, so the
+# limiter still runs and is measured but never refuses. Not offered in the error message.
+UNLIMITED = "unlimited"
+UNLIMITED_PER_MINUTE = 1_000_000_000
+PER_MINUTE_LIMITS = ("PWC_MCP_REQUEST_LIMIT", "PWC_MCP_SEMANTIC_LIMIT")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# A trusted-proxy range wider than this lets anyone in it choose their identity by header.
+MIN_PROXY_PREFIX = {4: 8, 6: 32}
 
 
 class ConfigError(ValueError):
@@ -37,6 +46,8 @@ class Settings:
     # None means "loopback origins on any port" (what local tools such as the Inspector need).
     allowed_origins: tuple[str, ...] | None = None
     allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS
+    # The origin advertised by /.well-known/mcp; None = derived per request, never cached.
+    public_url: str | None = None
     request_limit: int = 60
     semantic_limit: int = 10
     concurrency_limit: int = 4
@@ -68,7 +79,7 @@ class Settings:
             else:
                 problems.append("PORT must be an integer between 1 and 65535")
         if (api := text("PWC_API_URL")) is not None:
-            if api.startswith(("http://", "https://")):
+            if api.startswith(("http://", "https://")) and _has_host(api):
                 values["api_url"] = api.rstrip("/")
             else:
                 problems.append("PWC_API_URL must be an http:// or https:// URL")
@@ -84,7 +95,22 @@ class Settings:
                 )
             values["allowed_origins"] = tuple(o.rstrip("/") for o in origins)
         if (hosts := text("PWC_MCP_ALLOWED_HOSTS")) is not None:
-            values["allowed_hosts"] = tuple(_split(hosts))
+            entries = _split(hosts)
+            if bad := [h for h in entries if split_host(h, entry=True) is None]:
+                problems.append(
+                    "PWC_MCP_ALLOWED_HOSTS entries must be host, host:port or host:* "
+                    f"(no wildcard host): {', '.join(bad)}"
+                )
+            elif not entries:
+                problems.append("PWC_MCP_ALLOWED_HOSTS must list at least one host")
+            values["allowed_hosts"] = tuple(entries)
+        if (public := text("PWC_MCP_PUBLIC_URL")) is not None:
+            if (public_origin := _origin(public)) is None:
+                problems.append(
+                    "PWC_MCP_PUBLIC_URL must be an http(s) origin such as "
+                    "https://pwc.example.org (no path, query or credentials)"
+                )
+            values["public_url"] = public_origin
         for name, key in (
             ("PWC_MCP_REQUEST_LIMIT", "request_limit"),
             ("PWC_MCP_SEMANTIC_LIMIT", "semantic_limit"),
@@ -95,15 +121,24 @@ class Settings:
                 low, high = LIMIT_RANGE
                 if raw.isdigit() and low <= int(raw) <= high:
                     values[key] = int(raw)
+                elif name in PER_MINUTE_LIMITS and raw.lower() == UNLIMITED:
+                    values[key] = UNLIMITED_PER_MINUTE
                 else:
                     problems.append(f"{name} must be an integer between {low} and {high}")
         if (cidrs := text("PWC_MCP_TRUSTED_PROXY_CIDRS")) is not None:
             networks = []
             for item in _split(cidrs):
                 try:
-                    networks.append(ipaddress.ip_network(item, strict=False))
+                    network = ipaddress.ip_network(item, strict=False)
                 except ValueError:
                     problems.append(f"PWC_MCP_TRUSTED_PROXY_CIDRS has an invalid network: {item}")
+                    continue
+                if network.prefixlen < MIN_PROXY_PREFIX[network.version]:
+                    problems.append(
+                        f"PWC_MCP_TRUSTED_PROXY_CIDRS network {item} is too wide: list your "
+                        "proxies (IPv4 /8 or narrower, IPv6 /32 or narrower)"
+                    )
+                networks.append(network)
             values["trusted_proxy_cidrs"] = tuple(networks)
         if (storage := text("PWC_MCP_RATE_LIMIT_STORAGE")) is not None:
             if storage.startswith(("memory://", "redis://", "rediss://", "redis+unix://")):
@@ -142,3 +177,30 @@ class Settings:
 
 def _split(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _has_host(url: str) -> bool:
+    try:
+        return bool(urlsplit(url).hostname)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return False
+
+
+def _origin(value: str) -> str | None:
+    """``scheme://host[:port]`` (lower-cased) from an http(s) origin, or None if it is not one."""
+    try:
+        url = urlsplit(value)
+        url.port  # noqa: B018  (raises ValueError on a bad port)
+    except ValueError:
+        return None
+    if (
+        url.scheme not in ("http", "https")
+        or url.username is not None
+        or url.password is not None
+        or url.path not in ("", "/")
+        or url.query
+        or url.fragment
+        or split_host(url.netloc, entry=False) is None
+    ):
+        return None
+    return f"{url.scheme}://{url.netloc.lower()}"

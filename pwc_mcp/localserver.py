@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from pwc_mcp.connections import ConnectionLimits, guarded
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -41,16 +44,23 @@ def config(
     *,
     host: str = "127.0.0.1",
     port: int = 0,
-    http: type[asyncio.Protocol] | str = "auto",
+    http: type[asyncio.Protocol] = H11Protocol,
     lifespan: str = "on",
     graceful_seconds: float = 2.0,
+    limits: ConnectionLimits | None = None,
 ) -> uvicorn.Config:
-    """The one set of uvicorn options: `pwc-mcp` itself, tests and benchmarks all use it."""
+    """The one set of uvicorn options: `pwc-mcp` itself, tests and benchmarks all use it.
+
+    Every server gets socket deadlines and a connection cap (pwc_mcp.connections) on top of
+    ``http``, uvicorn's h11 protocol or a subclass of it."""
+    limits = limits or ConnectionLimits()
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=http,
+        http=guarded(http, limits),
+        timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works
+        backlog=limits.backlog,
         ws="none",
         lifespan=lifespan,
         access_log=False,
@@ -85,11 +95,12 @@ def serve_in_thread(
     host: str = "127.0.0.1",
     port: int = 0,
     name: str = "server",
-    http: type[asyncio.Protocol] | str = "auto",
+    http: type[asyncio.Protocol] = H11Protocol,
     lifespan: str = "on",
+    limits: ConnectionLimits | None = None,
 ) -> Iterator[Running]:
     sock = bind(host, port)
-    server = uvicorn.Server(config(app, http=http, lifespan=lifespan))
+    server = uvicorn.Server(config(app, http=http, lifespan=lifespan, limits=limits))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=name, daemon=True)
     port = sock.getsockname()[1]
     running = Running(origin(host, port), port, server, thread, sock)

@@ -9,6 +9,7 @@ import pytest
 from pwc_mcp.app import main
 from pwc_mcp.catalog import Readiness
 from pwc_mcp.config import ConfigError, Settings
+from pwc_mcp.guards import HostGuard
 
 
 def test_defaults_are_safe() -> None:
@@ -84,6 +85,94 @@ def test_server_refuses_to_start_with_one_line_per_problem(
         "pwc-mcp: PWC_MCP_ALLOWED_ORIGINS must not contain a wildcard; list each origin",
         "pwc-mcp: PWC_MCP_REQUEST_LIMIT must be an integer between 1 and 10000",
     ]
+
+
+@pytest.mark.parametrize(
+    "hosts", ["*", "*.example.org", "paperswithcode.co,*", "host:port", "a b", " , "]
+)
+def test_an_unusable_host_allowlist_is_a_config_error(hosts: str) -> None:
+    with pytest.raises(ConfigError, match="^PWC_MCP_ALLOWED_HOSTS "):
+        Settings.from_env({"PWC_MCP_ALLOWED_HOSTS": hosts})
+
+
+@pytest.mark.parametrize(
+    "hosts", ["paperswithcode.co", "paperswithcode.co:443,127.0.0.1:*", "[::1]:*", "localhost"]
+)
+def test_every_accepted_host_entry_is_one_the_guard_accepts(hosts: str) -> None:
+    """Validation and HostGuard share one grammar (pwc_mcp.hosts): no start-up traceback."""
+    settings = Settings.from_env({"PWC_MCP_ALLOWED_HOSTS": hosts})
+    HostGuard(lambda scope, receive, send: None, settings.allowed_hosts)
+
+
+def test_a_wildcard_host_stops_start_up_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PWC_MCP_ALLOWED_HOSTS", "*")
+    assert main([]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "pwc-mcp: PWC_MCP_ALLOWED_HOSTS entries must be host, host:port or host:* "
+        "(no wildcard host): *"
+    ]
+
+
+@pytest.mark.parametrize(
+    "cidr", ["0.0.0.0/0", "::/0", "10.0.0.0/7", "2001:db8::/31", "128.0.0.0/1"]
+)
+def test_an_implausibly_wide_trusted_proxy_range_is_refused(cidr: str) -> None:
+    """Anyone inside a trusted range picks their identity by X-Forwarded-For."""
+    with pytest.raises(ConfigError, match="is too wide") as info:
+        Settings.from_env({"PWC_MCP_TRUSTED_PROXY_CIDRS": f"10.1.0.0/16,{cidr}"})
+    assert len(info.value.problems) == 1
+
+
+def test_plausible_trusted_proxy_ranges_are_accepted() -> None:
+    settings = Settings.from_env(
+        {"PWC_MCP_TRUSTED_PROXY_CIDRS": "10.0.0.0/8, 2001:db8::/32, 192.0.2.7, fd00::1"}
+    )
+    assert [str(n) for n in settings.trusted_proxy_cidrs] == [
+        "10.0.0.0/8",
+        "2001:db8::/32",
+        "192.0.2.7/32",
+        "fd00::1/128",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "origin"),
+    [
+        ("https://pwc.example.org", "https://pwc.example.org"),
+        ("https://PWC.example.org/", "https://pwc.example.org"),
+        ("http://127.0.0.1:7860", "http://127.0.0.1:7860"),
+        ("https://[2001:db8::1]:8443", "https://[2001:db8::1]:8443"),
+    ],
+)
+def test_the_public_url_is_an_origin(value: str, origin: str) -> None:
+    assert Settings.from_env({"PWC_MCP_PUBLIC_URL": value}).public_url == origin
+    assert Settings.from_env({}).public_url is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "pwc.example.org",
+        "ftp://pwc.example.org",
+        "https://pwc.example.org/mcp",
+        "https://pwc.example.org?x=1",
+        "https://user@pwc.example.org",
+        "https://pwc.example.org:99999",
+        "https://*.example.org",
+        "https://",
+    ],
+)
+def test_a_public_url_that_is_not_an_origin_is_refused(value: str) -> None:
+    with pytest.raises(ConfigError, match="^PWC_MCP_PUBLIC_URL must be an http"):
+        Settings.from_env({"PWC_MCP_PUBLIC_URL": value})
+
+
+@pytest.mark.parametrize("url", ["http://", "https://", "http://[::1"])
+def test_a_catalog_url_without_a_host_is_refused(url: str) -> None:
+    with pytest.raises(ConfigError, match="^PWC_API_URL must be"):
+        Settings.from_env({"PWC_API_URL": url})
 
 
 class Clock:

@@ -140,23 +140,31 @@ def render_site(
 ) -> str:
     """The shipped site, runnable unprivileged on loopback; nothing but these lines change:
 
-    * the IPv6 ``listen`` lines are dropped and the IPv4 ones move to free loopback ports
-      (``nginx -t`` binds its sockets too, so ports 80/443 would need root);
-    * with ``tls=(cert, key)`` the TLS server keeps ``ssl http2`` and gets a throwaway
-      certificate (for ``nginx -t``); without it the TLS lines go and it serves plain HTTP;
+    * the IPv6 ``listen`` lines are dropped and the IPv4 ones (the catch-all default servers'
+      included) move to free loopback ports (``nginx -t`` binds its sockets too, so ports 80/443
+      would need root);
+    * with ``tls=(cert, key)`` the TLS servers keep ``ssl http2`` and the site gets a throwaway
+      certificate (for ``nginx -t``); without it the TLS lines go and both serve plain HTTP;
     * the upstream points at ``backend_port``.
     """
     text = SITE_CONF.read_text()
-    text = _sub(r"^\s*listen\s+\[::\]:(80|443)\b[^;]*;\n", "", text, 2)
-    text = _sub(r"^(\s*)listen\s+80;", rf"\1listen 127.0.0.1:{redirect_port};", text, 1)
+    text = _sub(r"^\s*listen\s+\[::\]:(80|443)\b[^;]*;\n", "", text, 4)
+    text = _sub(
+        r"^(\s*)listen\s+80( default_server)?;", rf"\1listen 127.0.0.1:{redirect_port}\2;", text, 2
+    )
     if tls is not None:
         cert, key = tls
-        text = _sub(r"^(\s*)listen\s+443( ssl[^;]*);", rf"\1listen 127.0.0.1:{port}\2;", text, 1)
+        text = _sub(r"^(\s*)listen\s+443( ssl[^;]*);", rf"\1listen 127.0.0.1:{port}\2;", text, 2)
         text = _sub(r"^(\s*ssl_certificate)\s+\S+;", rf"\1 {cert};", text, 1)
         text = _sub(r"^(\s*ssl_certificate_key)\s+\S+;", rf"\1 {key};", text, 1)
     else:
-        text = _sub(r"^(\s*)listen\s+443 ssl[^;]*;", rf"\1listen 127.0.0.1:{port};", text, 1)
-        text = _sub(r"^\s*ssl_\w+\s[^;]*;\n", "", text, 4)
+        text = _sub(
+            r"^(\s*)listen\s+443 ssl http2( default_server)?;",
+            rf"\1listen 127.0.0.1:{port}\2;",
+            text,
+            2,
+        )
+        text = _sub(r"^\s*ssl_\w+\s[^;]*;\n", "", text, 5)
     return _sub(r"^(\s*server\s+)127\.0\.0\.1:7860;", rf"\g<1>127.0.0.1:{backend_port};", text, 1)
 
 

@@ -320,7 +320,7 @@ def test_wheel_carries_both_packages_data_and_scripts(tmp_path: Path) -> None:
     assert any(n.startswith("pwc_mcp/sample/data/markdown/") for n in shipped)
     assert shipped <= names, f"missing from the wheel: {sorted(shipped - names)}"
     assert re.search(r"^pwc = pwc_cli\.main:entry$", scripts, re.M)
-    assert re.search(r"^pwc-mcp = pwc_mcp\.app:entry$", scripts, re.M)
+    assert re.search(r"^pwc-mcp = pwc_mcp\.cli:entry$", scripts, re.M)
     assert not any(n.startswith(("tests/", "scripts/", "nginx/")) for n in names)
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
+import select
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,7 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
+from pwc_mcp.connections import ConnectionLimits
 from pwc_mcp.identity import client_identity
 from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
@@ -87,6 +91,36 @@ def test_site_directives() -> None:
     assert upstream is not None
     servers = re.findall(r"^\s*server\s+([^;\s]+)", upstream.group(1), re.M)
     assert servers == ["127.0.0.1:7860"], "the upstream is the loopback-bound server"
+    (idle,) = re.findall(r"^\s*keepalive_timeout\s+(\d+)s;", upstream.group(1), re.M)
+    assert int(idle) < ConnectionLimits().keep_alive_seconds, "nginx retires idle sockets first"
+
+
+def server_blocks() -> list[str]:
+    return re.findall(r"^server\s*\{(.*?)^\}", site_text(), re.M | re.S)
+
+
+def test_unknown_names_meet_a_catch_all_and_redirects_name_the_site() -> None:
+    """No answer ever reflects the client's Host: a `default_server` drops unknown names on both
+    ports (TLS handshakes for them are refused), and the redirect names the site itself."""
+    blocks = server_blocks()
+    catch_alls = [b for b in blocks if "default_server" in b]
+    assert len(catch_alls) == 2
+    for block in catch_alls:
+        assert re.search(r"^\s*return\s+444;", block, re.M)
+        assert re.search(r"^\s*server_name\s+_;", block, re.M)
+    assert any("ssl_reject_handshake on;" in b for b in catch_alls)
+    returns = re.findall(r"^\s*return\s+30\d\s+(\S+);", site_text(), re.M)
+    assert returns == [f"https://{PUBLIC_HOST}$request_uri"]
+
+
+def test_a_first_layer_of_rate_and_connection_limits() -> None:
+    zones = directives("limit_req_zone") + directives("limit_conn_zone")
+    assert all(z.startswith("$binary_remote_addr ") for z in zones) and len(zones) == 2
+    assert directives("limit_req") and directives("limit_conn")
+    assert directives("limit_req_status") == directives("limit_conn_status") == ["429"]
+    for timeout in ("client_header_timeout", "client_body_timeout"):
+        (value,) = directives(timeout)
+        assert int(value.removesuffix("s")) <= 15, f"{timeout}: a stalled client goes quickly"
 
 
 def tls_site(directory: Path) -> str:
@@ -190,15 +224,31 @@ def test_published_routes(stack: Stack) -> None:
             assert client.get(hidden).status_code == 404, hidden
 
 
+def raw(port: int, source: str = "127.0.0.1") -> socket.socket:
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    sock.settimeout(10)
+    return sock
+
+
+def read_until_closed(sock: socket.socket) -> bytes:
+    received = b""
+    while chunk := sock.recv(65536):
+        received += chunk
+    return received
+
+
 def test_public_host_reaches_the_server(stack: Stack) -> None:
-    """nginx passes the client's Host: the listed name passes, another one meets the 421."""
+    """nginx passes the listed name on as Host; any other name never reaches the server."""
     with stack.client("127.0.0.6") as client:
         before = len(stack.recorder.seen)
         assert post(client).status_code == 200
         assert stack.recorder.seen[before]["host"] == [PUBLIC_HOST]
-        refused = post(client, {"Host": "evil.example"})
-        assert refused.status_code == 421
-        assert stack.recorder.seen[-1]["host"] == ["evil.example"]
+    before = len(stack.recorder.seen)
+    for host in ("evil.example", "127.0.0.1", f"{PUBLIC_HOST}.evil.example"):
+        with raw(stack.nginx.port, "127.0.0.6") as sock:
+            sock.sendall(f"GET /.well-known/mcp HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            assert read_until_closed(sock) == b"", f"{host}: closed without an answer (444)"
+    assert len(stack.recorder.seen) == before
 
 
 def test_identity_is_the_connecting_address(stack: Stack) -> None:
@@ -265,6 +315,50 @@ def test_plain_http_redirects_keeping_the_method(stack: Stack) -> None:
         )
     assert response.status_code == 308
     assert response.headers["location"] == f"https://{PUBLIC_HOST}/mcp"
+    with raw(stack.nginx.redirect_port) as sock:
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n")
+        assert read_until_closed(sock) == b"", "no redirect to a name the client chose"
+
+
+def test_connections_per_address_are_capped(stack: Stack) -> None:
+    """limit_conn counts requests in progress: held uploads past the cap are refused at once,
+    never reaching the server; once they end, the address is served again."""
+    (cap,) = (int(v) for v in directives("limit_conn")[0].split()[1:])
+    source, extra = "127.0.0.8", 4
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: {PUBLIC_HOST}\r\nContent-Type: application/json\r\n"
+        "Content-Length: 64\r\n\r\n"
+    ).encode()
+    held = [raw(stack.nginx.port, source) for _ in range(cap + extra)]
+    try:
+        for sock in held:
+            sock.sendall(head)  # and never the body
+        answered: list[bytes] = []
+        deadline = time.monotonic() + 10
+        while len(answered) < extra and time.monotonic() < deadline:
+            pending = [s for s in held if s.fileno() >= 0]
+            readable, _, _ = select.select(pending, [], [], 0.5)
+            for sock in readable:
+                answered.append(sock.recv(65536))
+                sock.close()
+        assert len(answered) == extra
+        assert all(a.startswith(b"HTTP/1.1 429 ") for a in answered), answered
+    finally:
+        for sock in held:
+            sock.close()
+    with stack.client(source) as client:
+        assert client.get("/health").status_code == 200
+
+
+def test_request_rate_per_address_is_limited(stack: Stack) -> None:
+    """limit_req: a burst far past the allowance gets nginx's 429; another address is unaffected.
+    (120 requests would need 7 s to fit the 10/s + 50 burst allowance.)"""
+    with stack.client("127.0.0.9") as client:
+        statuses = [client.get("/health").status_code for _ in range(120)]
+    assert statuses[0] == 200 and 429 in statuses
+    assert set(statuses) == {200, 429}
+    with stack.client("127.0.0.10") as other:
+        assert other.get("/health").status_code == 200
 
 
 def test_smoke_script_through_nginx(stack: Stack) -> None:
