@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import re
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+DETAIL_LIMIT = 200
+
 
 class PwcError(Exception):
     """Base of every handled error; `str(err)` is the one-line user message."""
@@ -20,7 +26,7 @@ class TransportError(PwcError):
 
 
 class UpstreamTimeout(TransportError):
-    """The catalog did not answer within the timeout (connect or read)."""
+    """The catalog did not answer whole within the request's deadline (or the tool call's)."""
 
     def __init__(self) -> None:
         super().__init__("timed out")
@@ -46,11 +52,29 @@ class NotFoundError(ResponseError):
     """A named paper or entity does not exist in the catalog."""
 
 
-class AmbiguousError(ResponseError):
-    """A name matches several records; the message lists the candidates."""
-
-
 class UsageError(PwcError):
-    """Option values that parse but cannot be used together (exit 2)."""
+    """Option values that parse but cannot be used (together), or that the catalog rejects
+    (exit 2)."""
 
     exit_code = 2
+
+
+class AmbiguousError(UsageError):
+    """A name matches several records; the message lists the candidates. The user fixes it by
+    naming one of them, so it is a usage error like an unknown name (exit 2)."""
+
+
+def upstream_detail(raw: str) -> str:
+    """The catalog's own reason from an error body, one line and bounded: the `detail`
+    sentence of a JSON body or the first line of plain text; never JSON or HTML itself."""
+    try:
+        body = json.loads(raw)
+    except ValueError:  # a short plain-text reason is kept; an HTML page is not
+        first = raw.strip().splitlines()[0] if raw.strip() else ""
+        return "" if first.startswith("<") else _CONTROL.sub(" ", first).strip()[:DETAIL_LIMIT]
+    detail = body.get("detail") if isinstance(body, dict) else None
+    if isinstance(detail, list):  # FastAPI-style validation errors: their messages only
+        detail = "; ".join(str(d["msg"]) for d in detail if isinstance(d, dict) and "msg" in d)
+    if not isinstance(detail, str):
+        return ""
+    return _CONTROL.sub(" ", detail).strip()[:DETAIL_LIMIT]

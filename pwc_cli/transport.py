@@ -1,8 +1,9 @@
 """HTTP transport for the catalog API v1: one reusable, thread-safe httpx client.
 
 Every request is a GET; parameters are encoded the way the upstream expects (None omitted,
-booleans lowercase, lists as repeated keys) and every body is bounded at 2 MiB, whether or
-not the server announces its length.
+booleans lowercase, lists as repeated keys); every body is bounded at 2 MiB as received and as
+decoded, whether or not the server announces its length; every request ends at its deadline
+(connect, headers and whole body), or earlier when an enclosing budget (a tool call) ends first.
 """
 
 from __future__ import annotations
@@ -10,15 +11,23 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import httpx
 
-from pwc_cli import __version__
-from pwc_cli.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
+from pwc_cli import __version__, deadline
+from pwc_cli.decoding import ACCEPT_ENCODING, OVER_LIMIT, read_decoded
+from pwc_cli.errors import (
+    HTTPStatusError,
+    ResponseError,
+    TransportError,
+    UpstreamTimeout,
+    UsageError,
+)
 
 DEFAULT_BASE_URL = "https://paperswithcode.co/api/v1"
 CLI_TIMEOUT = 30.0
@@ -53,12 +62,28 @@ def encode_params(params: Params) -> EncodedParams:
 
 def paper_segment(reference: str) -> str:
     """Paper references keep `.` but encode everything else, `/` included."""
-    return quote(reference, safe=".")
+    return quote(_one_segment(reference), safe=".")
 
 
 def entity_segment(identifier: str) -> str:
     """Task, method, conference, organization and dataset identifiers encode everything."""
-    return quote(str(identifier), safe="")
+    return quote(_one_segment(str(identifier)), safe="")
+
+
+def _one_segment(value: str) -> str:
+    """Refuse values that cannot stay one path segment whatever the servers on the way decode.
+
+    `.` and `..` cannot be percent-encoded away (`%2E` is the same character to a URL
+    normalizer), and servers that decode `%2F` and `%2E` before resolving dot segments (nginx
+    does) would resolve `../x` or `%2e%2e` too; so a value whose fully decoded form has a `.`
+    or `..` component, or that is empty, is refused rather than sent.
+    """
+    decoded = value
+    while (once := unquote(decoded)) != decoded:  # each round is shorter: it terminates
+        decoded = once
+    if not value or any(part in (".", "..") for part in decoded.split("/")):
+        raise UsageError("a name cannot be empty, '.' or '..' (nor contain them as a path part)")
+    return value
 
 
 @dataclass(frozen=True)
@@ -91,20 +116,28 @@ class CatalogClient:
         credential: str | None = None,
         http: httpx.Client | None = None,
         max_connections: int = 20,
+        clock: deadline.Clock = time.monotonic,
     ) -> None:
         base = base_url or os.environ.get("PWC_API_URL") or DEFAULT_BASE_URL
         self.base_url = base.rstrip("/")
         self.timeout = timeout
         self.max_bytes = max_bytes
-        headers = {"Accept": ACCEPT, "User-Agent": f"pwc-cli/{__version__}"}
+        self.clock = clock
+        headers = {
+            "Accept": ACCEPT,
+            "Accept-Encoding": ACCEPT_ENCODING,
+            "User-Agent": f"pwc-cli/{__version__}",
+        }
         if credential:
             headers["Authorization"] = f"Bearer {credential}"
-        self._http = http or httpx.Client(
-            timeout=httpx.Timeout(timeout),
-            limits=httpx.Limits(
-                max_connections=max_connections, max_keepalive_connections=max_connections
-            ),
-            follow_redirects=False,
+        self._http = http or deadline.enforce(
+            httpx.Client(
+                timeout=httpx.Timeout(timeout),
+                limits=httpx.Limits(
+                    max_connections=max_connections, max_keepalive_connections=max_connections
+                ),
+                follow_redirects=False,
+            )
         )
         self._headers = headers
 
@@ -112,20 +145,28 @@ class CatalogClient:
         return f"{self.base_url}/{path.lstrip('/')}"
 
     def get(self, path: str, params: Params = None) -> Reply:
-        """One GET; raises TransportError/HTTPStatusError/ResponseError, never httpx errors."""
-        try:
-            with self._http.stream(
-                "GET", self.url(path), params=encode_params(params), headers=self._headers
-            ) as response:
-                if not response.is_success:
-                    raise HTTPStatusError(response.status_code, self._error_detail(response))
-                body = self._read_bounded(response)
-                headers = {k.lower(): v for k, v in response.headers.items()}
-                return Reply(response.status_code, headers, body)
-        except httpx.TimeoutException as exc:
-            raise UpstreamTimeout() from exc
-        except httpx.HTTPError as exc:
-            raise TransportError(_reason(exc)) from exc
+        """One GET within `timeout` in all (or the enclosing budget, if shorter); raises
+        TransportError/UpstreamTimeout/HTTPStatusError/ResponseError, never httpx errors."""
+        with deadline.within(self.timeout, self.clock) as budget:
+            budget.check()
+            try:
+                with self._http.stream(
+                    "GET",
+                    self.url(path),
+                    params=encode_params(params),
+                    headers=self._headers,
+                    timeout=httpx.Timeout(budget.remaining()),
+                ) as response:
+                    if not response.is_success:
+                        detail = self._error_detail(response, budget.check)
+                        raise HTTPStatusError(response.status_code, detail)
+                    body = self._read_bounded(response, budget.check)
+                    headers = {k.lower(): v for k, v in response.headers.items()}
+                    return Reply(response.status_code, headers, body)
+            except httpx.TimeoutException as exc:
+                raise UpstreamTimeout() from exc
+            except httpx.HTTPError as exc:
+                raise TransportError(_reason(exc)) from exc
 
     def get_json(self, path: str, params: Params = None) -> Any:
         return self.get(path, params).json()
@@ -133,27 +174,29 @@ class CatalogClient:
     def close(self) -> None:
         self._http.close()
 
-    def _read_bounded(self, response: httpx.Response) -> bytes:
+    def _read_bounded(self, response: httpx.Response, check: Callable[[], None]) -> bytes:
         announced = response.headers.get("content-length")
         if announced is not None and announced.isdigit() and int(announced) > self.max_bytes:
-            raise ResponseError("API response exceeded the client byte limit")
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > self.max_bytes:
-                raise ResponseError("API response exceeded the client byte limit")
-            chunks.append(chunk)
-        return b"".join(chunks)
+            raise ResponseError(OVER_LIMIT)
+        return read_decoded(*_raw(response), self.max_bytes, check=check)
 
-    @staticmethod
-    def _error_detail(response: httpx.Response) -> str:
-        collected = bytearray()
-        for chunk in response.iter_bytes():
-            collected.extend(chunk)
-            if len(collected) >= ERROR_DETAIL_BYTES:
-                break
-        return bytes(collected[:ERROR_DETAIL_BYTES]).decode("utf-8", errors="replace")
+    def _error_detail(self, response: httpx.Response, check: Callable[[], None]) -> str:
+        detail = read_decoded(
+            *_raw(response),
+            ERROR_DETAIL_BYTES,
+            raw_limit=self.max_bytes,
+            truncate=True,
+            check=check,
+        )
+        return detail.decode("utf-8", errors="replace")
+
+
+def _raw(response: httpx.Response) -> tuple[Iterable[bytes], str | None]:
+    """The body as received and its content coding, for `read_decoded` to decode under the
+    bound: httpx's iter_bytes and read() would inflate each chunk whole before any check."""
+    if response.is_stream_consumed:  # built in memory (a test double): httpx decoded it already
+        return [response.content], None
+    return response.iter_raw(), response.headers.get("content-encoding")
 
 
 def _reason(exc: httpx.HTTPError) -> str:
@@ -162,5 +205,12 @@ def _reason(exc: httpx.HTTPError) -> str:
 
 
 def canonical_request(path: str, pairs: Iterable[tuple[str, str]]) -> str:
-    """The cache key of a request: its path plus its sorted, encoded parameters."""
-    return path.strip("/") + "?" + "&".join(f"{k}={v}" for k, v in sorted(pairs))
+    """The cache key of a request: the path as `CatalogClient.url` joins it and the encoded
+    parameters in the order they are sent, as one JSON array. JSON escapes its own
+    delimiters, so no value can forge another parameter (`q="x&start_date=..."`): the key
+    is injective, and two requests share an entry only when they are the same request."""
+    return json.dumps(
+        [path.lstrip("/"), [[key, value] for key, value in pairs]],
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -11,11 +12,16 @@ from fastmcp.server.middleware import Middleware, MiddlewareContext
 from mcp.server.caching import CacheHint
 from pydantic import ValidationError as PydanticValidationError
 
+from pwc_cli import deadline
 from pwc_mcp import __version__, prompts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.tools import benchmarks, papers, taxonomy
 
 HOUR_MS = 3_600_000
+# The whole of one tool call or resource read, across all its catalog requests (each at most
+# the 25 s catalog timeout): well below nginx's proxy_read_timeout (nginx/pwc-mcp.conf), so the
+# call ends as `upstream_timeout:` and frees its worker thread before the proxy gives up on it.
+CALL_TIMEOUT = 50.0
 INSTRUCTIONS = """\
 Papers With Code: a read-only catalog of ML papers, tasks, methods, benchmarks and leaderboards.
 - search_papers finds papers by free text; list_* tools filter exactly (by slug, name or ID) and page.
@@ -33,17 +39,30 @@ ToolCheck = Callable[[Any], Awaitable[None]]
 
 class ToolCalls(Middleware):
     """One middleware layer for every tool call (each layer costs every call): runs the
-    admission checks (e.g. the semantic-search limit), then turns argument errors into one
-    short `invalid_argument:` line instead of a pydantic dump."""
+    admission checks (e.g. the semantic-search limit), runs the call under its deadline, then
+    turns argument errors into one short `invalid_argument:` line instead of a pydantic dump.
 
-    def __init__(self, checks: Sequence[ToolCheck] = ()) -> None:
+    The deadline is a contextvar budget (`pwc_cli.deadline`): the tool's worker thread inherits
+    it (anyio copies the context) and every catalog request gets min(its timeout, time left).
+    """
+
+    def __init__(
+        self,
+        checks: Sequence[ToolCheck] = (),
+        *,
+        call_timeout: float = CALL_TIMEOUT,
+        clock: deadline.Clock = time.monotonic,
+    ) -> None:
         self.checks = tuple(checks)
+        self.call_timeout = call_timeout
+        self.clock = clock
 
     async def on_call_tool(self, context: MiddlewareContext, call_next):  # type: ignore[override]
         for check in self.checks:
             await check(context.message)
         try:
-            return await call_next(context)
+            with deadline.within(self.call_timeout, self.clock):
+                return await call_next(context)
         except ValidationError as error:
             cause = error.__cause__
             if isinstance(cause, PydanticValidationError):
@@ -54,8 +73,17 @@ class ToolCalls(Middleware):
                 raise ToolError("invalid_argument: " + "; ".join(parts)) from None
             raise ToolError("invalid_argument: invalid arguments") from None
 
+    async def on_read_resource(self, context: MiddlewareContext, call_next):  # type: ignore[override]
+        with deadline.within(self.call_timeout, self.clock):
+            return await call_next(context)
 
-def build_server(catalog: CatalogService, checks: Sequence[ToolCheck] = ()) -> FastMCP:
+
+def build_server(
+    catalog: CatalogService,
+    checks: Sequence[ToolCheck] = (),
+    *,
+    call_timeout: float = CALL_TIMEOUT,
+) -> FastMCP:
     mcp = FastMCP(
         "pwc",
         version=__version__,
@@ -63,7 +91,7 @@ def build_server(catalog: CatalogService, checks: Sequence[ToolCheck] = ()) -> F
         website_url="https://paperswithcode.co",
         on_duplicate="error",
         mask_error_details=True,
-        middleware=[ToolCalls(checks)],
+        middleware=[ToolCalls(checks, call_timeout=call_timeout)],
         providers=[
             papers.build(catalog),
             taxonomy.build(catalog),

@@ -8,7 +8,9 @@ port in a background thread, with fault injection (``Faults``) and counters (``S
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 
 import uvicorn
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pwc_mcp.localserver import Running, bind, config, origin, serve_in_thread
@@ -40,6 +42,10 @@ class _Rule:
     prefix: str
     status: int = 500
     with_length: bool = True
+    body: bytes = b""
+    encoding: str = ""
+    interval: float = 0.0
+    pieces: int = 1
 
 
 class Faults:
@@ -73,6 +79,24 @@ class Faults:
     def invalid_json(self, times: int = 1, path_prefix: str = "") -> None:
         """Answer 200 ``application/json`` with a truncated JSON body."""
         self._add(_Rule("invalid_json", times, path_prefix))
+
+    def bomb(
+        self, decoded_bytes: int, layers: int = 2, times: int = 1, path_prefix: str = ""
+    ) -> None:
+        """Answer 200 with ``decoded_bytes`` zeros gzipped ``layers`` times and announced as
+        ``Content-Encoding: gzip, gzip, ...`` (256 MiB in two layers is under 1 KB)."""
+        body = _gzip_zeros(decoded_bytes)
+        for _ in range(layers - 1):
+            body = _gzip(body)
+        encoding = ", ".join(["gzip"] * layers)
+        self._add(_Rule("bomb", times, path_prefix, body=body, encoding=encoding))
+
+    def drip(
+        self, interval: float, pieces: int = 20, times: int = 1, path_prefix: str = ""
+    ) -> None:
+        """Send the real answer's body in ``pieces`` parts, ``interval`` seconds apart (the
+        headers go at once), like an upstream that stalls mid-body without ever going quiet."""
+        self._add(_Rule("drip", times, path_prefix, interval=interval, pieces=pieces))
 
     def reset(self) -> None:
         """Drop pending rules and set latency back to 0."""
@@ -129,7 +153,60 @@ class Stats:
             self._connections += 1
 
 
+def _gzip(data: bytes) -> bytes:
+    return zlib.compress(data, 9, wbits=31)
+
+
+def _gzip_zeros(size: int) -> bytes:
+    """gzip of ``size`` zero bytes, compressed a MiB at a time (never ``size`` bytes in memory)."""
+    deflate = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = bytes(min(size, 1 << 20))
+    parts = [
+        deflate.compress(block[: min(len(block), size - done)]) for done in range(0, size, 1 << 20)
+    ]
+    return b"".join(parts) + deflate.flush()
+
+
+async def _drip(app: ASGIApp, rule: _Rule, scope: Scope, receive: Receive, send: Send) -> None:
+    gone = asyncio.Event()  # the client hung up: stop dripping (no sleeping until shutdown)
+
+    async def watch() -> None:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
+
+    watcher: asyncio.Task[None] | None = None
+
+    async def slow(message: Message) -> None:
+        nonlocal watcher
+        if message["type"] != "http.response.body":
+            await send(message)
+            return
+        if watcher is None:  # the app has read its request by now: receive is free to watch
+            watcher = asyncio.create_task(watch())
+        body = message.get("body", b"")
+        size = max(1, -(-len(body) // max(1, rule.pieces)))
+        for start in range(0, len(body), size):
+            if gone.is_set():
+                return
+            piece = body[start : start + size]
+            await send({"type": message["type"], "body": piece, "more_body": True})
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gone.wait(), rule.interval)
+        more = message.get("more_body", False)
+        await send({"type": message["type"], "body": b"", "more_body": more})
+
+    try:
+        await app(scope, receive, slow)
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
 def _fault_response(rule: _Rule) -> Response:
+    if rule.kind == "bomb":
+        headers = {"content-encoding": rule.encoding}
+        return Response(rule.body, media_type="application/json", headers=headers)
     if rule.kind == "fail":
         return JSONResponse({"detail": "injected failure"}, status_code=rule.status)
     if rule.kind == "invalid_json":
@@ -159,6 +236,9 @@ class FaultMiddleware:
         if self.faults.latency > 0:
             await asyncio.sleep(self.faults.latency)
         rule = self.faults.take(relative)
+        if rule is not None and rule.kind == "drip":
+            await _drip(self.app, rule, scope, receive, send)
+            return
         await (self.app if rule is None else _fault_response(rule))(scope, receive, send)
 
 
