@@ -14,7 +14,14 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from pwc_cli.commands.common import extract_rows
-from pwc_cli.errors import AmbiguousError, NotFoundError, ResponseError, UsageError
+from pwc_cli.errors import (
+    AmbiguousError,
+    HTTPStatusError,
+    NotFoundError,
+    ResponseError,
+    TransportError,
+    UsageError,
+)
 from pwc_cli.render import tsv_escape
 from pwc_cli.transport import entity_segment
 
@@ -34,6 +41,9 @@ _PWC_HOSTS = {
     "www.paperswithcode.com",
 }
 TITLE_SEARCH_PAGE_SIZE = 20
+# Mappings followed for one reference (title → ID → the paper a stale ID maps to ...); real
+# chains are one or two long, and a hostile or broken catalog must not make one call a crawl.
+MAX_HOPS = 4
 
 
 @dataclass(frozen=True)
@@ -236,8 +246,6 @@ def _catalog_reference(entry: dict[str, Any]) -> str | None:
 def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, Any]:
     """Metadata for a reference the catalog does not hold, or a not-found that says what was
     tried. A returned entry with `in_catalog: true` names the catalog paper to retry with."""
-    from pwc_cli.errors import HTTPStatusError, TransportError
-
     kind = "title" if title else "identifier"
     try:
         try:
@@ -326,6 +334,59 @@ def resolve_in_catalog(client: Any, raw: str) -> str:
 
 def identifier_fallback(client: Any, reference: str) -> tuple[str | None, dict[str, Any]]:
     """After the catalog 404s on an identifier: (catalog reference to retry, entry) or
-    (None, metadata of a paper outside the catalog)."""
+    (None, metadata of a paper outside the catalog). A paper mapped to itself is not found."""
     entry = public_metadata(client, reference, title=False)
-    return _catalog_reference(entry), entry
+    mapped = _catalog_reference(entry)
+    if mapped is not None:
+        Hops(reference).follow(mapped)
+    return mapped, entry
+
+
+class Hops:
+    """The references one resolution has gone through: at most `limit` mappings, no repeats."""
+
+    def __init__(self, reference: str, limit: int = MAX_HOPS) -> None:
+        self.reference = reference.strip()
+        self.seen = {self.reference}
+        self.left = limit
+
+    def follow(self, mapped: str) -> str:
+        """`mapped`, counted as one hop; a cycle or an over-long chain is a clean not-found."""
+        shown = tsv_escape(self.reference)
+        if mapped in self.seen:
+            raise NotFoundError(f"Paper not found: {shown}; the catalog maps it in a cycle")
+        if self.left <= 0:
+            raise NotFoundError(
+                f"Paper not found: {shown}; the catalog maps it through more than {MAX_HOPS} "
+                "other references"
+            )
+        self.left -= 1
+        self.seen.add(mapped)
+        return mapped
+
+
+def canonical_reference(client: Any, raw: str) -> str:
+    """The one reference a paper is known by: its arXiv ID without version, else its catalog
+    ID. A title resolves to a catalog row; a catalog ID the catalog lacks is retried as the
+    paper public metadata maps it to, for at most MAX_HOPS hops in all."""
+    hops = Hops(raw)
+    current = raw
+    while True:
+        identifier = parse_reference(current).identifier
+        if identifier is None:
+            current = hops.follow(resolve_in_catalog(client, current))
+            continue
+        if not identifier.isdigit():
+            return strip_version(identifier)
+        try:
+            paper = client.get_json(f"papers/{identifier}")
+        except HTTPStatusError as error:
+            if error.status != 404:
+                raise
+            mapped, entry = identifier_fallback(client, identifier)
+            if mapped is None:
+                raise OutsideCatalog(identifier, entry) from None
+            current = hops.follow(mapped)
+            continue
+        arxiv = paper.get("arxiv_id") if isinstance(paper, dict) else None
+        return strip_version(str(arxiv)) if arxiv else identifier

@@ -4,8 +4,6 @@ transport, paper references resolved to one canonical ID, Markdown read in signe
 
 from __future__ import annotations
 
-import json
-import logging
 import re
 import threading
 import time
@@ -18,28 +16,16 @@ from pwc_cli.commands import Catalog as Transport
 from pwc_cli.commands import run as run_handler
 from pwc_cli.commands.papers import outside_catalog
 from pwc_cli.errors import (
-    AmbiguousError,
     HTTPStatusError,
-    NotFoundError,
     ResponseError,
-    UpstreamTimeout,
-    UsageError,
 )
 from pwc_cli.parser import namespace_for
-from pwc_cli.references import (
-    OutsideCatalog,
-    identifier_fallback,
-    parse_reference,
-    resolve_in_catalog,
-    strip_version,
-)
+from pwc_cli.references import OutsideCatalog, canonical_reference, identifier_fallback
 from pwc_cli.transport import paper_segment
 from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
 
-log = logging.getLogger("pwc_mcp.catalog")
 CHUNK_LIMIT = 65_536
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 PAPER_COMMANDS = frozenset(
     {"paper info", "paper evaluations", "paper read", "paper related", "paper lineage list"}
 )
@@ -88,28 +74,9 @@ class CatalogService:
     # --- paper references ----------------------------------------------------------------
 
     def resolve(self, reference: str) -> str:
-        """Canonical reference: arXiv ID without version for arXiv papers, numeric ID otherwise."""
-        parsed = parse_reference(reference)
-        if parsed.identifier is None:
-            return self.resolve(resolve_in_catalog(self.transport, reference))
-        identifier = parsed.identifier
-        if identifier.isdigit():
-            try:
-                paper = self.transport.get_json(f"papers/{identifier}")
-            except HTTPStatusError as error:
-                if error.status != 404:
-                    raise
-                return self._outside(identifier)
-            arxiv = paper.get("arxiv_id") if isinstance(paper, dict) else None
-            return strip_version(str(arxiv)) if arxiv else identifier
-        return strip_version(identifier)
-
-    def _outside(self, identifier: str) -> str:
-        """The catalog 404'd on an identifier: retry a mapped paper, else say where it is."""
-        mapped, entry = identifier_fallback(self.transport, identifier)
-        if mapped and mapped != identifier:
-            return self.resolve(mapped)
-        raise OutsideCatalog(identifier, entry)
+        """Canonical reference: arXiv ID without version for arXiv papers, numeric ID otherwise
+        (at most MAX_HOPS upstream mappings followed; a cycle is a clean not-found)."""
+        return canonical_reference(self.transport, reference)
 
     # --- Markdown chunks -----------------------------------------------------------------
 
@@ -219,88 +186,10 @@ class CatalogService:
             self.transport.get_json(f"papers/{paper_segment(paper)}")
         except HTTPStatusError as error:
             if error.status == 404:
-                self._outside(paper)
+                mapped, entry = identifier_fallback(self.transport, paper)
+                if mapped is None:
+                    raise OutsideCatalog(paper, entry) from None
             raise
-
-
-# --- errors --------------------------------------------------------------------------------
-
-
-def _clean(text: str, limit: int = 200) -> str:
-    return _CONTROL.sub(" ", text).strip()[:limit]
-
-
-def tool_error(error: BaseException) -> ToolError:
-    """One stable, prefixed, content-safe message per failure class."""
-    if isinstance(error, ToolError):
-        return error
-    if isinstance(error, AmbiguousError):
-        return ToolError(f"ambiguous: {error}")
-    if isinstance(error, NotFoundError):
-        return ToolError(f"not_found: {error}")
-    if isinstance(error, UsageError):
-        return ToolError(f"invalid_argument: {error}")
-    if isinstance(error, UpstreamTimeout):
-        return ToolError("upstream_timeout: the Papers With Code catalog timed out")
-    if isinstance(error, HTTPStatusError):
-        if error.status == 404:
-            return ToolError("not_found: the requested catalog record does not exist")
-        if error.status in (400, 422):
-            detail = _detail(error.detail)
-            return ToolError(f"invalid_argument: {detail or 'the catalog rejected the request'}")
-        if error.status == 429:
-            return ToolError(
-                "rate_limited: the Papers With Code catalog is rate limiting; retry later"
-            )
-        return ToolError("upstream_error: the Papers With Code catalog request failed")
-    if isinstance(error, ResponseError):
-        message = str(error)
-        if message.startswith(_USER_PREFIXES):
-            return ToolError(f"invalid_argument: {message}")
-        if message in _SAFE_RESPONSE or message.startswith(_SAFE_PREFIXES):
-            return ToolError(f"upstream_error: {message}")
-    log.warning("generic catalog error type=%s", type(error).__name__)
-    return ToolError("upstream_error: the Papers With Code catalog request failed")
-
-
-def _detail(raw: str) -> str:
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return _clean(raw)
-    detail = body.get("detail") if isinstance(body, dict) else None
-    return _clean(detail if isinstance(detail, str) else raw)
-
-
-# Our own wording (never upstream text): safe and useful to show.
-_SAFE_RESPONSE = frozenset(
-    {
-        "API returned invalid JSON",
-        "API returned an unexpected response shape",
-        "API response did not contain a result list",
-        "API response exceeded the client byte limit",
-    }
-)
-_SAFE_PREFIXES = (
-    "Papers API did not confirm",
-    "parameter filtering requires",
-    "API returned a model outside",
-    "API returned invalid evaluation pagination",
-    "Papers API returned",
-    "Papers API Markdown",
-    "task page API",
-    "benchmark trends API",
-    "API response did not contain benchmark trends",
-    "framework catalog returned",
-    "Paper response did not contain an ID",
-)
-_USER_PREFIXES = (
-    "metric selection requires scanning",
-    "Paper reference cannot be empty",
-    "task inspection requires",
-    "method inspection requires",
-    "benchmark inspection requires",
-)
 
 
 class Readiness:

@@ -127,6 +127,7 @@ class SampleStore:
         self._link_papers()
         self.views = CatalogViews(self, raw["leaderboards"])
         self.public_records: list[Json] = raw["public_metadata"]
+        self.stale_mappings: dict[str, Json] = {m["reference"]: m for m in raw["stale_mappings"]}
         self._lock = threading.Lock()
         self._markdown: dict[str, tuple[bytes, str]] = {}
         for ref, spec in raw["markdown"].items():
@@ -447,6 +448,18 @@ class SampleStore:
         entry |= {k: record.get(k) for k in fields}
         return entry | {"available_at": [{"label": label, "url": url} for label, url in links]}
 
+    @staticmethod
+    def _stale_entry(mapping: Json) -> Json:
+        """A mapping into the catalog that the catalog itself does not hold (as after a merge)."""
+        target = mapping["maps_to"]
+        paper = {
+            "id": target,
+            "arxiv_id": None,
+            "route_identifier": target,
+            "title": mapping["title"],
+        }
+        return {"in_catalog": True, "source": "catalog", **paper, "catalog_paper": paper}
+
     def public_metadata(self, reference: str) -> Json:
         """§2.28: a catalog mapping (in_catalog true), a public-only record, 404, or 422 for titles."""
         ref = reference.strip()
@@ -462,6 +475,8 @@ class SampleStore:
             paper = self._by_key.get(value.casefold()) if kind_name == "doi" else None
         if paper is not None:
             return self._catalog_entry(paper)
+        if value in self.stale_mappings:
+            return self._stale_entry(self.stale_mappings[value])
         field = {"arxiv": "arxiv_id", "doi": "doi"}.get(kind_name)
         for record in self.public_records if field else ():
             if fold(record[field] or "") == fold(value):

@@ -10,9 +10,10 @@ from mcp.types import TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from pwc_cli.commands.common import extract_rows
-from pwc_mcp.catalog import CatalogService, tool_error
+from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import RecordPage, compact_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
+from pwc_mcp.tool_errors import tool_error
 
 READ_ONLY = ToolAnnotations(
     readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=True
@@ -57,6 +58,28 @@ def cap(rows: list[dict[str, Any]], limit: int | None = None) -> list[dict[str, 
     return rows[: min(limit or HOSTED_ROW_CAP, HOSTED_ROW_CAP)]
 
 
+def bounded(payload: Any, keys: tuple[str, ...] = ("results", "items")) -> Any:
+    """`data` with at most HOSTED_ROW_CAP rows in each list under `keys`, so a generous or
+    hostile upstream page never travels whole. A cut payload says so: `truncated: true` plus
+    the upstream total (`count` for result rows, kept when the upstream sent one; else
+    `<key>_count`, the rows received). A bare list that is cut becomes such an object."""
+    if isinstance(payload, list):
+        payload = {"results": payload} if len(payload) > HOSTED_ROW_CAP else payload
+        if isinstance(payload, list):
+            return payload
+    if not isinstance(payload, dict):
+        return payload
+    cut: dict[str, Any] = {}
+    for key in keys:
+        rows = payload.get(key)
+        if isinstance(rows, list) and len(rows) > HOSTED_ROW_CAP:
+            cut[key] = rows[:HOSTED_ROW_CAP]
+            total = "count" if key in ("results", "items") else f"{key}_count"
+            if payload.get(total) is None and payload.get("total") is None:
+                cut[total] = len(rows)
+    return {**payload, **cut, "truncated": True} if cut else payload
+
+
 def next_page_of(payload: Any) -> int | None:
     value = payload.get("next_page") if isinstance(payload, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
@@ -76,5 +99,7 @@ def flat_page(payload: Any, page: int | None, label: str) -> ToolResult:
         + more(next_page)
         + "".join(f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in shown)
     )
-    model = RecordPage(items=shown, count=total, page=page, next_page=next_page, data=payload)
+    model = RecordPage(
+        items=shown, count=total, page=page, next_page=next_page, data=bounded(payload)
+    )
     return respond(model, text)

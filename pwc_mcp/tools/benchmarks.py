@@ -13,6 +13,7 @@ from pwc_mcp.models import Leaderboard, RecordPage, benchmark_summary, evaluatio
 from pwc_mcp.params import HOSTED_ROW_CAP, generated
 from pwc_mcp.tools import (
     READ_ONLY,
+    bounded,
     cap,
     compact_inputs,
     flat_page,
@@ -39,7 +40,7 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         next_page=payload.get("next_page"),
         evaluations=[evaluation(r) for r in cap(rows)],
         metric_directions=directions if isinstance(directions, dict) else {},
-        data=payload,
+        data=bounded(payload),
     )
     filtered = any(params.get(k) for k in METRIC_FILTERS)
     matched = f"; {model.matched_count} match the metric filters" if filtered else ""

@@ -9,7 +9,7 @@ from fastmcp.exceptions import ResourceError, ToolError
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
-from pwc_mcp.catalog import CatalogService, tool_error
+from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import (
     EvaluationPage,
     Lineage,
@@ -22,8 +22,10 @@ from pwc_mcp.models import (
     paper_summary,
 )
 from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.tool_errors import tool_error
 from pwc_mcp.tools import (
     READ_ONLY,
+    bounded,
     cap,
     compact_inputs,
     more,
@@ -40,7 +42,9 @@ def paper_page(payload: Any, page: int | None = None) -> ToolResult:
     next_page = next_page_of(payload)
     lines = [f"Found {total if total is not None else len(items)} papers." + more(next_page)]
     lines += [f"- {p.title} ({p.arxiv_id or p.id}, {p.published or 'undated'})" for p in items]
-    model = PaperPage(items=items, count=total, page=page, next_page=next_page, data=payload)
+    model = PaperPage(
+        items=items, count=total, page=page, next_page=next_page, data=bounded(payload)
+    )
     return respond(model, "\n".join(lines))
 
 
@@ -103,7 +107,7 @@ def build(catalog: CatalogService) -> LocalProvider:
             page=payload.get("page") or 1,
             next_page=payload.get("next_page"),
             evaluations=rows,
-            data=payload,
+            data=bounded(payload),
         )
         text = (
             f"Found {model.evaluation_count} evaluation rows; returned {len(rows)} on page "
@@ -174,7 +178,7 @@ def build(catalog: CatalogService) -> LocalProvider:
             paper=payload.get("paper") if isinstance(payload.get("paper"), dict) else None,
             predecessors=items("predecessors"),
             successors=items("successors"),
-            data=payload,
+            data=bounded(payload, ("predecessors", "successors")),
         )
         text = (
             f"{len(model.predecessors)} predecessors, {len(model.successors)} successors "

@@ -13,7 +13,7 @@ from pwc_mcp.models import Record, RecordPage, lean_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, generated
 from pwc_mcp.tools import (
     READ_ONLY,
-    cap,
+    bounded,
     compact_inputs,
     flat_page,
     more,
@@ -47,7 +47,7 @@ def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     item["children"] = payload.get("children") or []
     item["benchmarks"] = benchmarks[:limit]
     item["common_methods"] = payload.get("common_methods") or []
-    data = {**payload, "benchmarks": cap(benchmarks)}
+    data = bounded({**payload, "benchmarks": benchmarks}, ("benchmarks",))
     lines = [
         f"## {task.get('name')}",
         f"{task.get('paper_count')} papers; returned {len(item['benchmarks'])} benchmarks.",

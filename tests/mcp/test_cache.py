@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ import respx
 
 from pwc_cli.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
 from pwc_cli.transport import CatalogClient
+from pwc_mcp import cache as cache_module
 from pwc_mcp.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
 
 BASE = "https://catalog.test/api/v1"
@@ -198,16 +200,17 @@ def test_list_paths_accept_bare_arrays_and_items(mock, catalog) -> None:
     assert catalog.get_json("weird/endpoint") == [1]
 
 
-def test_canonical_keys_share_entries(mock, catalog) -> None:
+def test_identical_requests_share_entries_and_different_ones_do_not(mock, catalog) -> None:
     upstream = mock.get("/papers/search").respond(json=DOC)
     catalog.get_json("papers/search", {"q": "gan", "page": 1, "mode": "hybrid"})
+    # The same request as sent: None omitted, "1" and 1 encode alike, a leading slash dropped.
     catalog.get_json(
-        "/papers/search/", {"mode": "hybrid", "start_date": None, "page": 1, "q": "gan"}
+        "/papers/search", {"q": "gan", "start_date": None, "page": "1", "mode": "hybrid"}
     )
-    catalog.get_json("papers/search", {"page": "1", "q": "gan", "mode": "hybrid"})
     assert upstream.call_count == 1
     catalog.get_json("papers/search", {"q": "gan", "page": 2, "mode": "hybrid"})
-    assert upstream.call_count == 2
+    catalog.get_json("papers/search", {"q": "gan", "mode": "hybrid&page=1"})  # not page 1
+    assert upstream.call_count == 3
 
 
 def test_returned_objects_are_independent_copies(mock, catalog) -> None:
@@ -217,6 +220,28 @@ def test_returned_objects_are_independent_copies(mock, catalog) -> None:
     first["title"] = "mutated"
     second = catalog.get_json("papers/1706.03762")
     assert second == {"id": "1", "tasks": [{"name": "NLP"}]} and second is not first
+
+
+def test_a_miss_parses_the_answer_once_and_a_hit_parses_afresh(mock, catalog, monkeypatch) -> None:
+    body = json.dumps(DOC).encode()
+    mock.get("/papers/search").respond(content=body, headers={"content-type": "application/json"})
+    parses: list[str] = []
+    real_loads, real_from_json = json.loads, cache_module.from_json
+
+    def loads(text: Any, *args: Any, **kwargs: Any) -> Any:
+        parses.extend(["json"] if text in (body, body.decode()) else [])
+        return real_loads(text, *args, **kwargs)
+
+    def from_json(data: Any, *args: Any, **kwargs: Any) -> Any:
+        parses.extend(["pydantic"] if data == body else [])
+        return real_from_json(data, *args, **kwargs)
+
+    monkeypatch.setattr(json, "loads", loads)
+    monkeypatch.setattr(cache_module, "from_json", from_json)
+    first = catalog.get_json("papers/search", {"q": "x"})
+    assert len(parses) == 1, parses  # validated and returned from one parse
+    second = catalog.get_json("papers/search", {"q": "x"})
+    assert len(parses) == 2 and first == second == DOC and first is not second
 
 
 def test_entry_ceiling_evicts_least_recently_used(clock) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from fastmcp import Client
 
+from pwc_cli.references import MAX_HOPS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
 from tests.mcp.conftest import call, error_of, make_service
@@ -61,7 +62,7 @@ async def test_external_paper_keeps_its_numeric_id(client: Client) -> None:
             "invalid_argument: Paper reference must not contain control characters",
         ),
         ("x" * 501, "invalid_argument: paper: "),
-        ("   ", "invalid_argument: Paper reference cannot be empty"),
+        ("   ", "invalid_argument: "),  # the wording belongs to parameter validation
     ],
 )
 async def test_refused_without_an_upstream_request(
@@ -142,3 +143,24 @@ async def test_misses_are_cached_for_an_hour(sample: RunningCatalog) -> None:
     assert sample.stats.requests.get("papers/2999.00003/public-metadata") == 1
     # The catalog's own 404 is an error, and errors are never cached.
     assert sample.stats.requests.get("papers/2999.00003") == 3
+
+
+# Catalog IDs whose public metadata maps them to IDs the catalog lacks (sample `stale_mappings`).
+@pytest.mark.parametrize("tool", ["read_paper", "get_paper_info", "get_paper_evaluations"])
+async def test_a_mapping_cycle_is_a_clean_not_found(
+    client: Client, sample: RunningCatalog, tool: str
+) -> None:
+    sample.stats.reset()
+    text = await error_of(client, tool, paper="990001")  # 990001 -> 990002 -> 990001
+    assert text == "not_found: Paper not found: 990001; the catalog maps it in a cycle"
+    # papers/{id} and its public metadata, once per ID: no crawl, no RecursionError.
+    assert sample.stats.total() == 4
+
+
+async def test_a_mapping_chain_stops_after_the_hop_limit(
+    client: Client, sample: RunningCatalog
+) -> None:
+    sample.stats.reset()
+    text = await error_of(client, "read_paper", paper="990101")  # 990101 -> ... -> 990106
+    assert text.startswith("not_found: Paper not found: 990101; the catalog maps it through more")
+    assert sample.stats.total() == 2 * (MAX_HOPS + 1)
