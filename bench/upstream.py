@@ -1,13 +1,19 @@
-"""A "fat" sample catalog for the memory benchmark: the same API with large (bounded) answers.
+"""Bigger sample catalogs for the benchmarks.
+
+A "fat" sample catalog for the memory benchmark: the same API with large (bounded) answers.
 
 * every JSON object answer under /api/v1 (except Markdown reads) gets a `bench_padding` member
   of `pad_bytes`, which the handlers ignore but the caches must store whole;
 * every paper's Markdown grows to `markdown_kib` KiB (the sample's own multi-byte filler), so
   reading it fills the chunk cache with 64 KiB chunks.
+
+And `start_large_catalog` for the cost benchmark: the sample plus one 1,000-row leaderboard.
 """
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -93,3 +99,81 @@ def start_fat_catalog(
     app: Any = Padding(create_app(store, Faults()), pad_bytes)
     with serve_in_thread(app, name="pwc-fat-catalog", lifespan="off") as running:
         yield FatCatalog(running.origin + API_PREFIX, app.served)
+
+
+# --- a 1,000-row leaderboard (the cost benchmark) ---------------------------------------------
+
+LARGE_BENCHMARK = "Synthetic-1000"
+LARGE_METRICS = {  # eight metrics, so a call can use the most metrics an argument allows
+    "Top 1 Accuracy": "higher",
+    "Top 5 Accuracy": "higher",
+    "mAP": "higher",
+    "F1": "higher",
+    "GFLOPs": "lower",
+    "Latency (ms)": "lower",
+    "Memory (GB)": "lower",
+    "Energy (J)": "lower",
+}
+
+
+def large_leaderboard(store: SampleStore, rows: int = 1000, seed: int = 14) -> str:
+    """Add a benchmark of `rows` evaluation rows (one per model, every metric reported, values
+    independent so that many rows are Pareto-optimal) to `store`; returns its name."""
+    from pwc_mcp.sample.store import DATA_DIR
+    from pwc_mcp.sample.views import CatalogViews
+
+    raw = json.loads((DATA_DIR / "catalog.json").read_text("utf-8"))
+    dataset = {
+        "id": "90001",
+        "name": LARGE_BENCHMARK,
+        "slug": LARGE_BENCHMARK.lower(),
+        "full_name": f"{LARGE_BENCHMARK} (benchmark data)",
+        "description": "A synthetic leaderboard of 1,000 rows for the cost benchmark.",
+        "hf_url": None,
+        "split_name": "test",
+        "created_at": "2025-10-02T08:00:00Z",
+    }
+    store.datasets[dataset["id"]] = dataset
+    papers = sorted(store.papers)[:20]
+    task = raw["leaderboards"][0]["task_id"]
+    rng = random.Random(seed)
+    spec = {
+        "dataset_id": dataset["id"],
+        "task_id": task,
+        "id_start": 9_000_000,
+        "updated_at": "2025-10-02T08:00:00Z",
+        "metrics": LARGE_METRICS,
+        "best_metric": "Top 1 Accuracy",
+        "columns": ["model_name", "paper_id", "num_parameters", "is_open", *LARGE_METRICS],
+        "rows": [
+            [
+                f"model-{i:04d}",
+                papers[i % len(papers)],
+                rng.randrange(1_000_000, 10_000_000_000),
+                i % 3 != 0,
+                *_scores(rng),
+            ]
+            for i in range(rows)
+        ],
+    }
+    store.views = CatalogViews(store, [*raw["leaderboards"], spec])
+    return LARGE_BENCHMARK
+
+
+def _scores(rng: random.Random) -> list[float]:
+    """Top-5 follows top-1 closely (as on real leaderboards); the others are independent."""
+    top1 = rng.uniform(50, 90)
+    top5 = top1 * 0.25 + 75 + rng.uniform(-0.5, 0.5)
+    others = (rng.uniform(1, 100) for _ in range(len(LARGE_METRICS) - 2))
+    return [round(value, 2) for value in (top1, top5, *others)]
+
+
+@contextmanager
+def start_large_catalog(rows: int = 1000) -> Iterator[tuple[str, str]]:
+    """The sample catalog plus `large_leaderboard`: yields (API URL, benchmark name)."""
+    store = SampleStore()
+    name = large_leaderboard(store, rows)
+    with serve_in_thread(
+        create_app(store, Faults()), name="pwc-large-catalog", lifespan="off"
+    ) as running:
+        yield running.origin + API_PREFIX, name

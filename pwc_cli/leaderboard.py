@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -162,38 +163,31 @@ def metric_directions(rows: Iterable[dict[str, Any]]) -> dict[str, str]:
 # --- selection ----------------------------------------------------------------------------
 
 
-def dominates(a: Sequence[float], b: Sequence[float], directions: Sequence[str]) -> bool:
-    """`a` is at least as good as `b` everywhere and strictly better somewhere."""
-    strictly = False
-    for x, y, direction in zip(a, b, directions, strict=True):
-        better, worse = (x > y, x < y) if direction == "higher" else (x < y, x > y)
-        if worse:
-            return False
-        strictly = strictly or better
-    return strictly
-
-
 def pareto_frontier(
     rows: list[dict[str, Any]], objectives: Sequence[tuple[str, str]]
 ) -> list[dict[str, Any]]:
     """Rows no other row dominates over `(metric, "higher"|"lower")` objectives; order kept.
 
-    Rows lacking a value for an objective are dropped first.
+    Rows lacking a value (or with NaN) for an objective are dropped first. Scores are oriented
+    so that larger is better; in descending order every dominator of a row comes before it and
+    one of them is on the frontier, so each row is compared with the frontier found so far only:
+    O(rows x frontier), not O(rows²).
     """
-    names = [name for name, _ in objectives]
-    directions = [direction for _, direction in objectives]
-    scored = []
-    for row in rows:
-        values = [metric_value(row, name) for name in names]
-        if all(v is not None for v in values):
-            scored.append((row, values))
-    return [
-        row
-        for row, values in scored
-        if not any(
-            dominates(other, values, directions) for _, other in scored if other is not values
-        )
-    ]
+    signs = [1.0 if direction == "higher" else -1.0 for _, direction in objectives]
+    scored: list[tuple[tuple[float, ...], int]] = []
+    for index, row in enumerate(rows):
+        values = [metric_value(row, name) for name, _ in objectives]
+        numbers = [v for v in values if v is not None and not math.isnan(v)]
+        if len(numbers) == len(values):
+            scored.append((tuple(map(operator.mul, signs, numbers)), index))
+    scored.sort(reverse=True)
+    frontier: list[tuple[float, ...]] = []
+    kept: list[int] = []
+    for score, index in scored:
+        if not any(best != score and all(map(operator.ge, best, score)) for best in frontier):
+            frontier.append(score)
+            kept.append(index)
+    return [rows[i] for i in sorted(kept)]
 
 
 def select_rows(

@@ -15,13 +15,19 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from pwc_cli.parser import research_actions
-from pwc_cli.types import IntRange, finite_float, iso_date, metric_list, pareto_objectives
+from pwc_cli.types import (
+    IntRange,
+    IsoDate,
+    MetricList,
+    MetricThreshold,
+    ParetoObjectives,
+    finite_float,
+)
 
 HOSTED_ROW_CAP = 25
-MAX_TEXT = 500
 
 TOOLS: dict[str, str] = {
     "search_papers": "search",
@@ -106,7 +112,9 @@ def _mcp_name(tool: str, action: argparse.Action) -> str:
     return RENAMES.get(action.dest, action.dest)
 
 
-_REDUNDANT = re.compile(r"\s*\((?:\d+-\d+)?(?:, )?(?:default [^)]*)?\)|;\s*repeatable(?: \(AND\))?")
+_REDUNDANT = re.compile(
+    r"\s*\((?:\d+-\d+)?(?:, )?(?:default [^)]*)?\)|;\s*repeatable(?: \(AND\))?|,\s*at most \d+$"
+)
 
 
 def describe(action: argparse.Action) -> str:
@@ -144,39 +152,73 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
             default = default if isinstance(default, int) and default <= high else None
         field = Field(ge=kind.minimum, le=high, description=help_text)
         return Annotated[int | None if default is None else int, field], default
-    if kind is iso_date:
-        return Annotated[dt.date | None, Field(description=help_text)], None
+    if isinstance(kind, IsoDate):
+        date = Annotated[dt.date | None, *_at_most(kind.max_length)]
+        return Annotated[date, Field(description=help_text)], None  # type: ignore[valid-type]
     if kind is finite_float:
         return Annotated[float | None, Field(description=help_text)], None
-    if isinstance(action, argparse._AppendAction):
-        if action.dest == "author":
-            return Annotated[
-                list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]],
-                Field(max_length=10, description=help_text),
-            ], []
+    # Lists and objects: the converter's bounds on item count and item length (pwc_cli.types).
+    if isinstance(kind, MetricThreshold):
         bound = "minimum" if action.dest == "minimum_metrics" else "maximum"
+        metric = Annotated[str, Field(min_length=1, max_length=kind.name_length)]
         return Annotated[
-            dict[str, float] | None,
-            Field(description=f"{{metric name: {bound} value}}; names match case-insensitively"),
-        ], None
-    if kind is metric_list:
-        return Annotated[list[str] | None, Field(min_length=1, description=help_text)], None
-    if kind is pareto_objectives:
-        return Annotated[
-            list[str] | None,
+            dict[metric, float] | None,  # type: ignore[valid-type]
             Field(
-                min_length=2,
+                max_length=kind.max_items,
+                description=f"{{metric name: {bound} value}}; names match case-insensitively",
+            ),
+        ], None
+    if isinstance(action, argparse._AppendAction):
+        item = Annotated[str, Field(min_length=1, max_length=_bound(action))]
+        return Annotated[
+            list[item],  # type: ignore[valid-type]
+            Field(max_length=_bound(action, "max_items"), description=help_text),
+        ], []
+    if isinstance(kind, MetricList):
+        name_item = Annotated[str, Field(max_length=kind.item_length)]
+        return Annotated[
+            list[name_item] | None,  # type: ignore[valid-type]
+            Field(min_length=1, max_length=kind.max_items, description=help_text),
+        ], None
+    if isinstance(kind, ParetoObjectives):
+        objective = Annotated[str, Field(max_length=kind.item_length)]
+        return Annotated[
+            list[objective] | None,  # type: ignore[valid-type]
+            Field(
+                min_length=kind.min_items,
+                max_length=kind.max_items,
                 description=(
                     "two or more objectives such as ['Top 1 Accuracy:higher', 'Params:lower']"
                 ),
             ),
         ], None
+    length = _bound(action)
     if not action.option_strings or action.required:
-        return Annotated[str, Field(min_length=1, max_length=MAX_TEXT, description=help_text)], (
+        return Annotated[str, Field(min_length=1, max_length=length, description=help_text)], (
             inspect.Parameter.empty
         )
-    limit = 32 if action.dest == "max_parameters" else MAX_TEXT
-    return Annotated[str | None, Field(max_length=limit, description=help_text)], None
+    return Annotated[str | None, Field(max_length=length, description=help_text)], None
+
+
+def _bound(action: argparse.Action, name: str = "max_length") -> int:
+    """A bound the flag's converter declares (pwc_cli.types); a flag without one cannot become
+    a tool parameter."""
+    bound = getattr(action.type, name, None)
+    if not isinstance(bound, int):
+        raise TypeError(f"{action.dest}: the flag's type declares no {name}")
+    return bound
+
+
+def _at_most(limit: int) -> tuple[Any, ...]:
+    """A length bound for a string-encoded value pydantic parses itself (a date): checked on the
+    raw text before parsing, and advertised as maxLength."""
+
+    def check(value: Any) -> Any:
+        if isinstance(value, str) and len(value) > limit:
+            raise ValueError(f"at most {limit} characters")
+        return value
+
+    return BeforeValidator(check), Field(json_schema_extra={"maxLength": limit})
 
 
 @dataclass(frozen=True)
@@ -194,7 +236,7 @@ def _build(tool: str) -> ToolParams:
         annotation, default = _annotation(tool, action, name)
         if action.dest == "name":  # an entity tool needs its entity
             annotation = Annotated[
-                str, Field(min_length=1, max_length=MAX_TEXT, description=action.help)
+                str, Field(min_length=1, max_length=_bound(action), description=action.help)
             ]
             default = inspect.Parameter.empty
         to_dest[name] = action.dest

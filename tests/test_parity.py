@@ -3,14 +3,17 @@ tool parameter is either a CLI flag or declared MCP-only in one table (pwc_mcp.p
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import secrets
+from typing import Any
 
 import pytest
 from fastmcp import Client
 
 from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, research_actions
 from pwc_cli.transport import CatalogClient
+from pwc_cli.types import MetricThreshold
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
 from pwc_mcp.params import MCP_ONLY, RENAMES, TOOLS
@@ -65,3 +68,52 @@ def test_entity_tools_expose_the_entity_name(advertised: dict[str, set[str]]) ->
     for tool, command in TOOLS.items():
         if command in ENTITY:
             assert command in advertised[tool] and "name" not in advertised[tool]
+
+
+@pytest.fixture(scope="module")
+def schemas() -> dict[str, dict[str, Any]]:
+    catalog = CatalogService(
+        CatalogClient("http://127.0.0.1:9/api/v1"), CursorCodec(secrets.token_bytes(32))
+    )
+
+    async def listed() -> dict[str, dict[str, Any]]:
+        async with Client(build_server(catalog)) as client:
+            return {t.name: t.input_schema["properties"] for t in await client.list_tools()}
+
+    return asyncio.run(listed())
+
+
+def declared_bounds(action: argparse.Action) -> dict[str, int]:
+    """The bounds the flag's converter declares, as the JSON Schema keywords they become."""
+    kind = action.type
+    found = {}
+    for attribute, keyword in (
+        ("max_length", "maxLength"),
+        ("max_items", "maxProperties" if isinstance(kind, MetricThreshold) else "maxItems"),
+        ("min_items", "minItems"),
+        ("item_length", "items.maxLength"),
+        ("name_length", "propertyNames.maxLength"),
+    ):
+        value = getattr(kind, attribute, None)
+        if isinstance(value, int):
+            found[keyword] = value
+    if isinstance(action, argparse._AppendAction) and "maxLength" in found:
+        found["items.maxLength"] = found.pop("maxLength")  # the bound of each repeated value
+    return found
+
+
+def advertised_bound(prop: dict[str, Any], keyword: str) -> Any:
+    head, _, rest = keyword.partition(".")
+    return prop.get(head, {}).get(rest) if rest else prop.get(head)
+
+
+@pytest.mark.parametrize("tool", sorted(TOOLS))
+def test_bounds_come_from_the_parser(tool: str, schemas: dict[str, dict[str, Any]]) -> None:
+    """One declaration per bound: the converter's (pwc_cli.types) is the one advertised."""
+    command = TOOLS[tool]
+    for action in research_actions(command):
+        if action.choices is not None:
+            continue  # an enum is its own bound
+        prop = schemas[tool][expected_name(command, action.dest)]
+        for keyword, value in declared_bounds(action).items():
+            assert advertised_bound(prop, keyword) == value, (tool, action.dest, keyword)
