@@ -7,10 +7,27 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from pwc_cli.commands import Catalog, run
-from pwc_cli.errors import PwcError
-from pwc_cli.parser import VERSION_LINE, build_parser
-from pwc_cli.render import envelope, load_views
+from pwc_cli.errors import HTTPStatusError, PwcError, upstream_detail
+from pwc_cli.parser import VERSION_LINE, blank_positional, build_parser
+from pwc_cli.render import Screen, envelope, load_views
+from pwc_cli.terminal import Terminal, neutralise
 from pwc_cli.transport import CatalogClient
+
+
+def screen_for(out: TextIO, tty: bool | None, width: int | None) -> Screen:
+    """The Terminal that `out` is (None when captured); `tty`/`width` override the detection."""
+    is_tty = out.isatty() if tty is None else tty
+    if not is_tty:
+        return None
+    return Terminal(width) if width else Terminal.detect()
+
+
+def message(error: PwcError) -> str:
+    """The one-line stderr message: our own words, never a raw upstream body."""
+    if isinstance(error, HTTPStatusError):
+        detail = upstream_detail(error.detail)
+        return f"API request failed ({error.status}){': ' + detail if detail else ''}"
+    return neutralise(str(error)).replace("\n", " ").replace("\t", " ")
 
 
 def main(
@@ -20,35 +37,41 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     tty: bool | None = None,
+    width: int | None = None,
 ) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    parser, _ = build_parser()
+    parser, commands = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        leaf = commands[args.command]
+        if extras:  # said by the command that was given, with its own usage line
+            leaf.error(f"unrecognized arguments: {' '.join(extras)}")
+        blank = blank_positional(leaf, args)
+        if blank:
+            leaf.error(f"argument {blank}: must not be empty")
     except SystemExit as exc:  # argparse already printed usage or --help/--version
         return int(exc.code or 0)
     if args.command == "version":
         print(VERSION_LINE, file=out)
         return 0
-    is_tty = out.isatty() if tty is None else tty
-    args.tty = is_tty  # list commands group automatically in a terminal (§4.11, §4.15)
+    screen = screen_for(out, tty, width)
     owned = client is None
     catalog = client or CatalogClient()
     try:
         payload = run(args, catalog)
-        if args.json:
+        if args.json:  # exact: the payload as the catalog and the handler made it
             text, notes = envelope(payload) + "\n", []
-        else:
-            rendered = load_views()[args.command](payload, args, is_tty)
-            text, notes = rendered.stdout, rendered.stderr
+        else:  # upstream text cannot drive the terminal (escape sequences, controls)
+            rendered = load_views()[args.command](payload, args, screen)
+            text, notes = neutralise(rendered.stdout), [neutralise(n) for n in rendered.stderr]
         out.write(text)
         out.flush()
         for line in notes:
             print(line, file=err)
         return 0
     except PwcError as exc:
-        print(f"pwc: {exc}", file=err)
+        print(f"pwc: {message(exc)}", file=err)
         return exc.exit_code
     except BrokenPipeError:
         return 0

@@ -8,14 +8,19 @@ tool parameters from exactly the research flags.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
 from pwc_cli import __version__
 from pwc_cli.errors import UsageError
+from pwc_cli.help import epilog
 from pwc_cli.types import (
+    AUTHOR,
+    BoundedAppend,
     IntRange,
+    bound_text_by_default,
     finite_float,
     iso_date,
     metric_list,
@@ -27,17 +32,60 @@ from pwc_cli.types import (
 
 PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage"})
 VERSION_LINE = f"pwc {__version__}\tapi v1"
-EPILOG = (
-    "Exit codes: 0 success, 2 invalid usage, 3 network/server failure, 4 unusable API response."
+_CHOICE = re.compile(
+    r"^argument (?:COMMAND|SUBCOMMAND|list): invalid choice: (.*) \(choose from (.*)\)$"
 )
 
 
 class PwcParser(argparse.ArgumentParser):
-    """argparse with the contract's error line: `<prog>: error: <msg>; run '<prog> --help'`."""
+    """argparse with the contract's error lines: one short usage line of the command that
+    failed, then `<prog>: error: <msg>; run '<prog> --help'`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)  # examples
+        super().__init__(*args, **kwargs)
+        bound_text_by_default(self)  # no value without a length bound (pwc_cli.types)
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}; run '{self.prog} --help'\n")
+        print(f"usage: {self.short_usage()}", file=sys.stderr)
+        self.exit(2, f"{self.prog}: error: {explain(message)}; run '{self.prog} --help'\n")
+
+    def short_usage(self) -> str:
+        """`pwc paper info [options] PAPER`: the full usage block is in --help."""
+        words = [self.prog]
+        if any(a.option_strings for a in self._actions):
+            words.append("[options]")
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                words.append(str(action.metavar) + (" ..." if action.required else " [...]"))
+            elif not action.option_strings:
+                words.append(str(action.metavar or action.dest))
+        return " ".join(words)
+
+    def _parse_optional(self, arg_string: str) -> Any:
+        # `-5M`, `-3` or `-.5` is a (bad) value, not an unknown flag: the value's own check
+        # then says what is wrong with it instead of "expected one argument".
+        if re.match(r"^-\.?\d", arg_string):
+            return None
+        return super()._parse_optional(arg_string)
+
+
+def explain(message: str) -> str:
+    """argparse's message for a stray word where a subcommand may stand, in plain words."""
+    match = _CHOICE.match(message)
+    if match:
+        return f"unexpected argument {match.group(1)} (expected one of: {match.group(2)})"
+    return message
+
+
+def blank_positional(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The name of a required value given blank (`pwc search ""`), so that it is a usage
+    error before any request; None when every one has text."""
+    for action in parser._actions:
+        value = getattr(args, action.dest, None)
+        if not action.option_strings and isinstance(value, str) and not value.strip():
+            return str(action.metavar or action.dest)
+    return None
 
 
 class RaisingParser(PwcParser):
@@ -55,16 +103,23 @@ def _page(parser: argparse.ArgumentParser, *, default: int = 1) -> None:
 
 def _page_size(parser: argparse.ArgumentParser, default: int, maximum: int = 100) -> None:
     parser.add_argument(
+        "--limit",
         "--page-size",
-        type=IntRange("--page-size", 1, maximum),
+        dest="page_size",
+        type=IntRange("--limit", 1, maximum),
         default=default,
         help=f"rows per page (1-{maximum}, default {default})",
     )
 
 
-def _limit(parser: argparse.ArgumentParser, default: int, maximum: int, what: str) -> None:
+def _limit(
+    parser: argparse.ArgumentParser, default: int, maximum: int, what: str, *, paged: bool = False
+) -> None:
+    """`--limit` (dest `limit`); a page size also answers to `--page-size`."""
     parser.add_argument(
         "--limit",
+        *(["--page-size"] if paged else []),
+        dest="limit",
         type=IntRange("--limit", 1, maximum),
         default=default,
         help=f"{what} (1-{maximum}, default {default})",
@@ -158,7 +213,7 @@ class _Builder:
         self, subparsers: Any, name: str, command: str, help_text: str, **kw: Any
     ) -> argparse.ArgumentParser:
         parser = subparsers.add_parser(
-            name, help=help_text, description=help_text, epilog=EPILOG, **kw
+            name, help=help_text, description=help_text, epilog=epilog(command), **kw
         )
         parser.set_defaults(command=command)
         self.commands[command] = parser
@@ -170,15 +225,17 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     root = parser_class(
         prog="pwc",
         description="Read-only client for the Papers With Code research catalog (API v1).",
-        epilog=EPILOG,
+        epilog=epilog(""),
     )
     root.add_argument("--version", action="version", version=VERSION_LINE)
     top = root.add_subparsers(dest="group", metavar="COMMAND", parser_class=parser_class)
     top.required = True
 
-    search = b.leaf(top, "search", "search", "Full-text paper search.")
+    search = b.leaf(
+        top, "search", "search", "Paper search: hybrid (keyword + semantic) by default."
+    )
     search.add_argument("query", metavar="QUERY", help="title, topic, author or arXiv ID")
-    _limit(search, 10, 100, "results per page")
+    _limit(search, 10, 100, "results per page", paged=True)
     _page(search)
     search.add_argument(
         "--mode",
@@ -191,7 +248,12 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _coverage(search)
     _json(search)
 
-    paper = top.add_parser("paper", help="Paper details, Markdown, lists and lineage.")
+    paper = top.add_parser(
+        "paper",
+        help="Paper details, Markdown, lists and lineage.",
+        description="Paper details, Markdown, lists and lineage.",
+        epilog=epilog("paper"),
+    )
     papers = paper.add_subparsers(
         dest="paper_command", metavar="SUBCOMMAND", parser_class=parser_class
     )
@@ -237,6 +299,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     plist.add_argument(
         "--author",
         action="append",
+        type=AUTHOR,
         default=[],
         metavar="AUTHOR",
         help="exact author name, author ID, or @HF_USERNAME; repeatable (AND), at most 10",
@@ -275,7 +338,12 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     _coverage(related)
     _json(related)
 
-    lineage = papers.add_parser("lineage", help="Explicit predecessor/successor links.")
+    lineage = papers.add_parser(
+        "lineage",
+        help="Explicit predecessor/successor links.",
+        description="Explicit predecessor/successor links.",
+        epilog=epilog("paper lineage"),
+    )
     lineages = lineage.add_subparsers(
         dest="lineage_command", metavar="SUBCOMMAND", parser_class=parser_class
     )
@@ -368,7 +436,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         json_flag=False,
         list_help="Benchmarks, grouped by area and task or flat.",
     )
-    _limit(bench, 20, 100, "rows per page")
+    _limit(bench, 20, 100, "rows per page", paged=True)
     _page(bench)
     _is_open(bench, "rows")
     bench.add_argument(
@@ -388,7 +456,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         "--min",
         dest="minimum_metrics",
         type=metric_threshold,
-        action="append",
+        action=BoundedAppend,
         default=[],
         metavar="METRIC=VALUE",
         help="metric ≥ VALUE; repeatable",
@@ -397,7 +465,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         "--max",
         dest="maximum_metrics",
         type=metric_threshold,
-        action="append",
+        action=BoundedAppend,
         default=[],
         metavar="METRIC=VALUE",
         help="metric ≤ VALUE; repeatable",
@@ -417,14 +485,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     )
     _json(bench)
     _page(blist)
-    blist.add_argument(
-        "--page-size",
-        "--limit",
-        dest="page_size",
-        type=IntRange("--page-size", 1, 100),
-        default=50,
-        help="rows per page (1-100, default 50)",
-    )
+    _page_size(blist, 50)
     blist.add_argument("--search", help="benchmark name terms")
     blist.add_argument("--task", help="task slug, name or ID (trend-ranked by default)")
     _grouping(blist)

@@ -1,16 +1,21 @@
 """Output primitives (§5): the JSON envelope, tables (aligned or TSV), Markdown escaping, links.
 
 Per-command human views live in `pwc_cli/views/` and register themselves with `@view(...)`.
-A view is `(payload, args, tty) -> Rendered`; it never prints.
+A view is `(payload, args, tty) -> Rendered`, where `tty` is the Terminal (None when stdout
+is captured); it never prints, and it decides presentation only: a terminal and a pipe get the
+same rows.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from pwc_cli.terminal import Terminal, display_width, fit_widths, neutralise, pad, truncate
 
 SITE = "https://paperswithcode.co"
 SITE_PATHS = {
@@ -32,7 +37,8 @@ class Rendered:
     stderr: list[str] = field(default_factory=list)
 
 
-View = Callable[[Any, argparse.Namespace, bool], Rendered]
+Screen = Terminal | None  # a terminal of known width, or None for a pipe or file
+View = Callable[[Any, argparse.Namespace, Screen], Rendered]
 VIEWS: dict[str, View] = {}
 
 
@@ -66,6 +72,14 @@ def cell_text(value: Any) -> str:
     return str(value)
 
 
+_SPACE = re.compile(r"\s+")
+
+
+def one_line(value: Any) -> str:
+    """Whitespace (newlines included) collapsed to single spaces, trimmed."""
+    return _SPACE.sub(" ", cell_text(value)).strip()
+
+
 def tsv_escape(value: Any) -> str:
     text = cell_text(value)
     return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
@@ -80,36 +94,34 @@ def table(
     headers: Sequence[str],
     rows: Iterable[Sequence[Any]],
     *,
-    tty: bool,
+    tty: Screen,
     right: Iterable[str] = (),
-    always_aligned: bool = False,
 ) -> str:
-    """Aligned columns in a terminal (or when asked), lossless TSV when captured."""
+    """Aligned columns fitted to the terminal's width, or lossless TSV when captured.
+
+    In a terminal an empty table prints nothing (the view says "no results" on stderr); TSV
+    keeps its header so a consumer always sees the columns.
+    """
     rows = [list(row) for row in rows]
-    if not tty and not always_aligned:
+    if tty is None:
         lines = ["\t".join(headers)]
         lines.extend("\t".join(tsv_escape(cell) for cell in row) for row in rows)
         return "\n".join(lines) + "\n"
+    if not rows:
+        return ""
     right_set = set(right)
     text_rows = [list(headers)] + [
-        [tsv_escape(cell) if not tty else cell_text(cell).replace("\n", " ") for cell in row]
-        for row in rows
+        [one_line(neutralise(cell_text(c))) for c in row] for row in rows
     ]
-    widths = [max(len(r[i]) for r in text_rows) for i in range(len(headers))]
+    natural = [max(display_width(r[i]) for r in text_rows) for i in range(len(headers))]
+    widths = fit_widths(natural, tty.width)
     lines = []
     for row in text_rows:
-        cells = []
-        for i, cell in enumerate(row):
-            last = i == len(headers) - 1
-            if headers[i] in right_set:
-                cells.append(cell.rjust(widths[i]))
-            elif last:
-                cells.append(cell)
-            else:
-                cells.append(cell.ljust(widths[i]))
-        lines.append(
-            "  ".join(cells).rstrip() if not right_set & {headers[-1]} else "  ".join(cells)
-        )
+        cells = [
+            pad(truncate(cell, widths[i]), widths[i], right=headers[i] in right_set)
+            for i, cell in enumerate(row)
+        ]
+        lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
 
 
@@ -123,14 +135,14 @@ def markdown_table(
     return "\n".join(lines) + "\n"
 
 
-def heading(name: Any, tty: bool, level: int = 1) -> str:
+def heading(name: Any, tty: Screen, level: int = 1) -> str:
     if tty:
         return cell_text(name) or "—"
     text = md_escape(name) or "—"
     return f"{'#' * level} {text}"
 
 
-def link(label: str, url: str | None, tty: bool) -> str:
+def link(label: str, url: str | None, tty: Screen) -> str:
     if not url:
         return ""
     return f"{label}: {url}" if tty else f"[{label}]({url})"
@@ -169,3 +181,26 @@ def sections(*blocks: str) -> str:
     """Join non-empty blocks with blank lines and end with one newline."""
     text = "\n\n".join(block.strip("\n") for block in blocks if block and block.strip())
     return text + "\n" if text else ""
+
+
+def section(title: str, lines: list[str], tty: Screen, level: int = 2) -> str:
+    """A titled block (Markdown heading when captured, the bare title in a terminal)."""
+    if not lines:
+        return ""
+    return f"{title if tty else '#' * level + ' ' + title}\n\n" + "\n".join(lines)
+
+
+def strong(text: str, tty: Screen) -> str:
+    return text if tty else f"**{text}**"
+
+
+def code(text: str, tty: Screen) -> str:
+    return text if tty else f"`{text}`"
+
+
+def no_results(args: argparse.Namespace, hint: str = "") -> list[str]:
+    """The stderr note of an empty result: past the last page, or nothing matched (+ a hint)."""
+    page = getattr(args, "page", 1) or 1
+    if page > 1:
+        return [f"# no results on page {page}; the last page is earlier, try --page 1"]
+    return [f"# no results{'; ' + hint if hint else ''}"]

@@ -46,6 +46,7 @@ def test_cli_example_runs(line: str, sample) -> None:
         client.close()
     assert code == 0, err.getvalue()
     assert out.getvalue()
+    assert "# no results" not in err.getvalue()  # an example shows something
 
 
 @pytest.mark.anyio

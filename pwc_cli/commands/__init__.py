@@ -10,7 +10,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pwc_cli.errors import UsageError
+from pwc_cli.errors import HTTPStatusError, NotFoundError, UsageError, upstream_detail
 
 
 class Catalog(Protocol):
@@ -44,4 +44,37 @@ def run(args: argparse.Namespace, client: Catalog) -> Any:
     fn = load_all().get(args.command)
     if fn is None:
         raise UsageError(f"pwc {args.command} is not a read-only research command")
-    return fn(args, client)
+    try:
+        return fn(args, client)
+    except HTTPStatusError as error:
+        raise translated(error, args) from None
+
+
+FILTER_FLAGS = ("task", "method", "conference", "framework", "organization", "author")
+ENTITIES = ("task", "method", "conference", "organization", "framework", "benchmark")
+
+
+def translated(error: HTTPStatusError, args: argparse.Namespace) -> Exception:
+    """The catalog's 404 and 400/422 in the project's own words: not found (exit 4) names
+    what was asked for; a rejected value is a usage error (exit 2). Others stay as they are."""
+    if error.status == 404:
+        return NotFoundError(_missing(args))
+    if error.status in (400, 422):
+        detail = upstream_detail(error.detail)
+        return UsageError(f"the catalog rejected the request{': ' + detail if detail else ''}")
+    return error
+
+
+def _missing(args: argparse.Namespace) -> str:
+    if getattr(args, "paper", None):
+        return f"Paper not found in the catalog: {args.paper}"
+    if args.command in ENTITIES and getattr(args, "name", None):
+        return f"{args.command.capitalize()} not found: {args.name}"
+    asked = []
+    for flag in FILTER_FLAGS:
+        value = getattr(args, flag, None)
+        for item in value if isinstance(value, list) else [value] if value else []:
+            asked.append(f"--{flag} {item}")
+    if asked:
+        return f"No catalog record matches {', '.join(asked)}"
+    return f"Not found in the catalog (pwc {args.command})"

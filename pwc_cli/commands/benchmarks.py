@@ -180,8 +180,7 @@ def benchmark_list(args: argparse.Namespace, client: Catalog) -> Any:
         raise UsageError("--area cannot be combined with task/search/pagination filters")
     if args.area and args.flat:
         raise UsageError("--area cannot be combined with --flat; --area selects grouped output")
-    automatic = getattr(args, "tty", False) and not args.json and not args.flat
-    if not filtered and (args.group_by_area or args.area or automatic):
+    if not filtered and (args.group_by_area or args.area):
         return _grouped(args, client)
     if trending_mode(args):
         return _trending(args, client)

@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import extract_rows, fold, require_object
-from pwc_cli.errors import HTTPStatusError, ResponseError, UsageError
-from pwc_cli.references import identifier_fallback, resolve_or_metadata, resolve_paper
+from pwc_cli.errors import HTTPStatusError, NotFoundError, ResponseError, UsageError
+from pwc_cli.references import (
+    OutsideCatalog,
+    identifier_fallback,
+    resolve_or_metadata,
+    resolve_paper,
+)
 from pwc_cli.render import cell_text
 from pwc_cli.transport import paper_segment
 
@@ -19,6 +25,7 @@ EVALUATION_PAGE_SIZE = 100
 EVALUATION_ORDERING = "-benchmark_popularity"
 CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")
 _SPACE = re.compile(r"\s+")
+T = TypeVar("T")
 
 
 def check_dates(args: argparse.Namespace) -> None:
@@ -32,6 +39,35 @@ def _confirmed_true(value: Any) -> bool:
 
 def _paper_path(reference: str, suffix: str = "") -> str:
     return f"papers/{paper_segment(reference)}{suffix}"
+
+
+def _in_catalog(client: Catalog, reference: str) -> bool:
+    try:
+        client.get_json(_paper_path(reference))
+    except HTTPStatusError as error:
+        if error.status == 404:
+            return False
+        raise
+    return True
+
+
+def about_paper(
+    client: Catalog, reference: str, fetch: Callable[[str], T], missing: str
+) -> tuple[T, str]:
+    """(fetch(reference), the reference used). After a 404: a paper the catalog holds lacks
+    this record (`missing`); a paper it lacks is retried as the catalog paper public metadata
+    maps it to, or else the error says where the paper is available."""
+    try:
+        return fetch(reference), reference
+    except HTTPStatusError as error:
+        if error.status != 404:
+            raise
+    if _in_catalog(client, reference):
+        raise NotFoundError(f"{missing}: {reference}")
+    mapped, entry = identifier_fallback(client, reference)
+    if mapped and mapped != reference:
+        return fetch(mapped), mapped
+    raise OutsideCatalog(reference, entry)
 
 
 @handler("search")
@@ -133,8 +169,10 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
     from pwc_cli.leaderboard import merge_rows
 
     reference = resolve_paper(client, args.paper)
-    paper_id = _paper_id(paper_detail(client, reference, False))
-    payload = evaluations_page(client, paper_id, args.page, args.page_size)
+    detail, _ = about_paper(
+        client, reference, lambda ref: paper_detail(client, ref, False), "Paper not found"
+    )
+    payload = evaluations_page(client, _paper_id(detail), args.page, args.page_size)
     rows, total = extract_rows(payload)
     next_page = payload.get("next_page") if isinstance(payload, dict) else None
     return {
@@ -149,8 +187,12 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
 
 @handler("paper read")
 def paper_read(args: argparse.Namespace, client: Catalog) -> Any:
-    reference = resolve_paper(client, args.paper)
-    reply = client.get(f"research/{_paper_path(reference, '/read')}")
+    reply, reference = about_paper(
+        client,
+        resolve_paper(client, args.paper),
+        lambda ref: client.get(f"research/{_paper_path(ref, '/read')}"),
+        "No Markdown is stored for this paper",
+    )
     return {"paper": reference, "markdown": reply.text()}
 
 
@@ -277,14 +319,22 @@ def paper_trending(args: argparse.Namespace, client: Catalog) -> Any:
 
 @handler("paper related")
 def paper_related(args: argparse.Namespace, client: Catalog) -> Any:
-    reference = resolve_paper(client, args.paper)
-    payload = client.get_json(_paper_path(reference, "/related"), {"limit": args.limit})
+    payload, _ = about_paper(
+        client,
+        resolve_paper(client, args.paper),
+        lambda ref: client.get_json(_paper_path(ref, "/related"), {"limit": args.limit}),
+        "No related papers are stored for this paper",
+    )
     extract_rows(payload)
     return payload
 
 
 @handler("paper lineage list")
 def paper_lineage(args: argparse.Namespace, client: Catalog) -> Any:
-    reference = resolve_paper(client, args.paper)
-    payload = client.get_json(f"research/{_paper_path(reference, '/lineage')}")
+    payload, _ = about_paper(
+        client,
+        resolve_paper(client, args.paper),
+        lambda ref: client.get_json(f"research/{_paper_path(ref, '/lineage')}"),
+        "No lineage is stored for this paper",
+    )
     return require_object(payload, "API returned an unexpected response shape")

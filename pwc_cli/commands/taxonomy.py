@@ -159,16 +159,10 @@ def _sort_key(task_row: dict[str, Any], field: str) -> tuple[bool, bool, Any]:
 
 @handler("task list")
 def task_list(args: argparse.Namespace, client: Catalog) -> Any:
-    default_page = args.page == 1 and args.page_size == 50
-    automatic = (
-        getattr(args, "tty", False)
-        and not args.json
-        and default_page
-        and not args.search
-        and args.level is None
-    )
-    if not args.flat and (args.group_by_area or automatic):
-        return _grouped_tasks(args, client, default_page)
+    # Grouping is the caller's choice, never the terminal's: a terminal and a pipe get the
+    # same rows (only their presentation differs).
+    if args.group_by_area:
+        return _grouped_tasks(args, client, args.page == 1 and args.page_size == 50)
     areas = fetch_areas(client)
     area_id = resolve_area(areas, args.area) if args.area else None
     payload = client.get_json(

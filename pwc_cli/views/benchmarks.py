@@ -9,19 +9,23 @@ from pwc_cli.commands.benchmarks import flat_filters, metric_mode, trending_mode
 from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import (
     Rendered,
+    Screen,
     cell_text,
+    code,
     count,
     heading,
     link,
     md_escape,
     more_hint,
+    no_results,
+    one_line,
     sections,
     site_url,
     table,
     view,
 )
 from pwc_cli.views.papers import scores
-from pwc_cli.views.taxonomy import is_grouped, one_line, plural
+from pwc_cli.views.taxonomy import is_grouped, plural
 
 IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
 
@@ -53,7 +57,7 @@ def _task(row: dict[str, Any]) -> str:
     )
 
 
-def _leaderboard_table(rows: list[dict[str, Any]], tty: bool) -> str:
+def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
     headers = ["Rank", "Model", "Parameters", "Scores", "Task", "Paper", "Published", "Open"]
     body = []
     for row in rows:
@@ -77,7 +81,7 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: bool) -> str:
             ]
         )
     if tty:
-        return table(headers, body, tty=True, right=["Rank"])
+        return table(headers, body, tty=tty, right=["Rank"])
     align = ["---:", "---", "---:", "---", "---", "---", "---", ":---:"]
     # the paper cell is already Markdown; escape the other cells only
     lines = ["| " + " | ".join(headers) + " |", "| " + " | ".join(align) + " |"]
@@ -88,7 +92,7 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: bool) -> str:
 
 
 @view("benchmark")
-def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     bench = data.get("benchmark") or {}
     rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
     full = bench.get("full_name")
@@ -100,6 +104,9 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) ->
     else:
         summary = f"Top {len(rows)} of {count(data.get('count'))} evaluation rows."
     notes = [f"# more: rerun with --page {data['next_page']}"] if data.get("next_page") else []
+    if not rows:
+        hint = "loosen --min/--max/--require-metrics/--max-parameters" if selecting(args) else ""
+        notes = no_results(args, hint)
     return Rendered(
         sections(
             heading(bench.get("name"), tty),
@@ -109,7 +116,7 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) ->
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
             summary,
-            _leaderboard_table(rows, tty) if rows else "No matching evaluation rows.",
+            _leaderboard_table(rows, tty) if rows else "",
         ),
         notes,
     )
@@ -118,7 +125,11 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) ->
 # --- benchmark list -----------------------------------------------------------------------
 
 
-def _benchmark_bullet(row: dict[str, Any]) -> str:
+def selecting(args: argparse.Namespace) -> bool:
+    return metric_mode(args) or getattr(args, "max_parameters", None) is not None
+
+
+def _benchmark_bullet(row: dict[str, Any], tty: Screen) -> str:
     name = one_line(row.get("name") or row.get("slug"))
     parts = [
         f"description: {one_line(row['description'])}" if row.get("description") else "",
@@ -126,8 +137,8 @@ def _benchmark_bullet(row: dict[str, Any]) -> str:
         f"full name: {one_line(row['full_name'])}"
         if row.get("full_name") and row.get("full_name") != row.get("name")
         else "",
-        f"slug: `{row['slug']}`" if row.get("slug") else "",
-        f"ID: `{row['id']}`" if row.get("id") is not None else "",
+        f"slug: {code(cell_text(row['slug']), tty)}" if row.get("slug") else "",
+        f"ID: {code(cell_text(row['id']), tty)}" if row.get("id") is not None else "",
         plural(row["evaluation_count"], "evaluation")
         if row.get("evaluation_count") is not None
         else "",
@@ -136,21 +147,30 @@ def _benchmark_bullet(row: dict[str, Any]) -> str:
     return f"- {name} — {text}" if text else f"- {name}"
 
 
-def _grouped(payload: dict[str, Any]) -> str:
+def _grouped(payload: dict[str, Any], tty: Screen) -> str:
     blocks = []
     for area in payload.get("results") or []:
         if not isinstance(area, dict):
             continue
-        blocks.append(f"# Area: {one_line(area.get('name')) or 'Uncategorized'}")
-        blocks.append("Inspect a benchmark with `pwc benchmark --name SLUG`.")
+        tasks = []
         for task in area.get("tasks") or []:
             if not isinstance(task, dict):
                 continue
             bullets = [
-                _benchmark_bullet(b) for b in task.get("benchmarks") or [] if isinstance(b, dict)
+                _benchmark_bullet(b, tty)
+                for b in task.get("benchmarks") or []
+                if isinstance(b, dict)
             ]
-            blocks.append(f"## {one_line(task.get('name'))} (`{one_line(task.get('slug'))}`)")
-            blocks.append("\n".join(bullets) or "- None")
+            if bullets:
+                title = f"{one_line(task.get('name'))} ({code(one_line(task.get('slug')), tty)})"
+                tasks += [heading(title, tty, 2), "\n".join(bullets)]
+        if tasks:  # an area or task without benchmarks is noise in a listing of benchmarks
+            name = one_line(area.get("name")) or "Uncategorized"
+            blocks.append(heading(f"Area: {name}", tty))
+            blocks += [
+                f"Inspect a benchmark with {code('pwc benchmark --name SLUG', tty)}.",
+                *tasks,
+            ]
     return sections(*blocks)
 
 
@@ -161,10 +181,11 @@ def ranking_score(row: dict[str, Any]) -> Any:
 
 
 @view("benchmark list")
-def benchmark_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def benchmark_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     notes = [IGNORED_GROUPING] if args.group_by_area and flat_filters(args) else []
     if is_grouped(payload):
-        return Rendered(_grouped(payload), notes)
+        text = _grouped(payload, tty)
+        return Rendered(text, notes + ([] if text else no_results(args, "drop --area")))
     rows, total = extract_rows(payload)
     if trending_mode(args):
         headers = [
@@ -209,5 +230,8 @@ def benchmark_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Re
             ]
             for r in rows
         ]
-    text = table(headers, lines, tty=tty, right=right, always_aligned=True)
+    text = table(headers, lines, tty=tty, right=right)
+    if not rows:
+        hint = "try other --search words, or drop --min-eval-count/--is-open"
+        return Rendered(text, notes + no_results(args, hint))
     return Rendered(text, notes + more_hint(total, args.page, args.page_size))

@@ -8,16 +8,28 @@ from typing import Any
 from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import (
     Rendered,
+    Screen,
     cell_text,
+    code,
     count,
+    heading,
     link,
     markdown_table,
     more_hint,
+    no_results,
+    section,
     sections,
     site_url,
+    strong,
     table,
     view,
 )
+
+EMPTY_HINTS = {
+    "search": "try other words, another --mode, or fewer filters",
+    "paper list": "drop a filter, or add --all-versions",
+    "paper trending": "try a larger --max-age-days or a lower --min-velocity",
+}
 
 
 def display_id(row: dict[str, Any]) -> str:
@@ -28,7 +40,7 @@ def _published(row: dict[str, Any]) -> Any:
     return row.get("published") or row.get("date_published")
 
 
-def paper_table(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def paper_table(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     rows, total = extract_rows(payload)
     headers = ["id", "title", "year", "citations"]
     right = ["year", "citations"]
@@ -52,7 +64,12 @@ def paper_table(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
         lines.append(cells)
     page = getattr(args, "page", 1) or 1
     size = getattr(args, "page_size", None) or getattr(args, "limit", None) or len(rows)
-    return Rendered(table(headers, lines, tty=tty, right=right), more_hint(total, page, size))
+    notes = (
+        more_hint(total, page, size)
+        if rows
+        else no_results(args, EMPTY_HINTS.get(args.command, ""))
+    )
+    return Rendered(table(headers, lines, tty=tty, right=right), notes)
 
 
 for _command in ("search", "paper list", "paper recent", "paper trending", "paper related"):
@@ -75,29 +92,44 @@ def scores(row: dict[str, Any]) -> str:
     return ", ".join(parts) or "—"
 
 
-def _source(row: dict[str, Any]) -> str:
-    url = row.get("result_url") or row.get("source_url")
-    return f"[source]({str(url).replace('>', '%3E')})" if url else "—"
+def _source_url(row: dict[str, Any]) -> str:
+    return cell_text(row.get("result_url") or row.get("source_url"))
 
 
-def evaluations_table(rows: list[dict[str, Any]]) -> str:
+def _evaluation_cells(row: dict[str, Any]) -> list[Any]:
+    model = cell_text(row.get("model_name"))
+    if row.get("harness"):
+        model += f" ({row['harness']})"
+    return [
+        row.get("dataset_name"),
+        model,
+        scores(row),
+        cell_text(row.get("best_rank")),
+        row.get("task_name"),
+        "no" if row.get("is_open") is False else "yes",
+    ]
+
+
+EVALUATION_HEADERS = ["benchmark", "model", "scores", "rank", "task", "open", "source"]
+
+
+def evaluations_rows(rows: list[dict[str, Any]], tty: Screen) -> str:
+    """A table of evaluation rows: aligned in a terminal, TSV when captured."""
+    body = [_evaluation_cells(row) + [_source_url(row)] for row in rows]
+    return table(EVALUATION_HEADERS, body, tty=tty, right=["rank"])
+
+
+def evaluations_section(rows: list[dict[str, Any]], tty: Screen) -> str:
+    """The evaluations block of a paper's detail view (Markdown table when captured)."""
     if not rows:
-        return "## Evaluations\n\nNo evaluations found."
+        return section("Evaluations", ["No evaluations found."], tty)
+    if tty:
+        return section("Evaluations", [evaluations_rows(rows, tty).rstrip("\n")], tty)
     body = []
     for row in rows:
-        model = cell_text(row.get("model_name"))
-        if row.get("harness"):
-            model += f" ({row['harness']})"
+        url = _source_url(row)
         body.append(
-            [
-                row.get("dataset_name"),
-                model,
-                scores(row),
-                cell_text(row.get("best_rank")),
-                row.get("task_name"),
-                "no" if row.get("is_open") is False else "yes",
-                _source(row),
-            ]
+            _evaluation_cells(row) + [f"[source]({url.replace('>', '%3E')})" if url else "—"]
         )
     return "## Evaluations\n\n" + markdown_table(
         ["Benchmark", "Model", "Scores", "Rank", "Task", "Open", "Source"],
@@ -107,26 +139,36 @@ def evaluations_table(rows: list[dict[str, Any]]) -> str:
 
 
 @view("paper evaluations")
-def paper_evaluations(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
-    rows = payload.get("results") or []
-    notes = (
-        ["# more: rerun with --page " + str(payload["next_page"])]
-        if payload.get("next_page")
-        else []
-    )
-    return Rendered(evaluations_table(rows).rstrip("\n") + "\n", notes)
+def paper_evaluations(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
+    rows = [r for r in payload.get("results") or [] if isinstance(r, dict)]
+    if not rows:
+        notes = no_results(args, "the catalog holds no evaluation rows for this paper")
+    elif payload.get("next_page"):
+        notes = ["# more: rerun with --page " + str(payload["next_page"])]
+    else:
+        notes = []
+    return Rendered(evaluations_rows(rows, tty), notes)
 
 
-def _lineage_items(items: Any) -> str:
+def _paper_link(item: dict[str, Any], ref: Any, tty: Screen) -> str:
+    title = cell_text(item.get("title") or "Untitled")
+    label = title if tty else title.replace("[", "\\[").replace("]", "\\]")
+    return link(label, site_url("paper", ref), tty)
+
+
+def _listed(lines: list[str]) -> list[str]:
+    return lines or ["- None"]
+
+
+def _lineage_items(items: Any, tty: Screen) -> list[str]:
     lines = []
     for item in items or []:
         if not isinstance(item, dict):
             continue
         ref = item.get("route_identifier") or item.get("arxiv_id") or item.get("id")
-        title = cell_text(item.get("title") or "Untitled").replace("[", "\\[").replace("]", "\\]")
         published = f" ({item['published']})" if item.get("published") else ""
-        lines.append(f"- [{title}]({site_url('paper', ref)}){published}")
-    return "\n".join(lines) or "- None"
+        lines.append(f"- {_paper_link(item, ref, tty)}{published}")
+    return _listed(lines)
 
 
 def _names(items: Any) -> str:
@@ -134,20 +176,10 @@ def _names(items: Any) -> str:
     return ", ".join(n for n in names if n)
 
 
-def _resources(paper: dict[str, Any]) -> list[str]:
-    blocks = []
+def _resources(paper: dict[str, Any], tty: Screen) -> list[str]:
+    official = strong("Official:", tty) + " "
     repos = [r for r in paper.get("repositories") or [] if isinstance(r, dict) and r.get("url")]
     repos.sort(key=lambda r: r.get("is_official") is not True)
-    blocks.append(
-        "## Repositories\n\n"
-        + (
-            "\n".join(
-                f"- {'**Official:** ' if r.get('is_official') is True else ''}{r['url']}"
-                for r in repos
-            )
-            or "- None"
-        )
-    )
     pages = []
     for page in paper.get("project_pages") or []:
         if isinstance(page, str):
@@ -155,15 +187,8 @@ def _resources(paper: dict[str, Any]) -> list[str]:
         elif isinstance(page, dict) and page.get("url"):
             pages.append((page.get("is_official") is True, page["url"]))
     pages.sort(key=lambda p: not p[0])
-    blocks.append(
-        "## Project pages\n\n"
-        + (
-            "\n".join(f"- {'**Official:** ' if official else ''}{url}" for official, url in pages)
-            or "- None"
-        )
-    )
     artifacts = [
-        f"- **{label}:** {url}"
+        f"- {strong(label + ':', tty)} {url}"
         for key, label in (
             ("hf_models", "Model"),
             ("hf_datasets", "Dataset"),
@@ -172,12 +197,17 @@ def _resources(paper: dict[str, Any]) -> list[str]:
         for url in paper.get(key) or []
         if isinstance(url, str)
     ]
-    blocks.append("## Hugging Face artifacts\n\n" + ("\n".join(artifacts) or "- None"))
-    return blocks
+    repo_lines = [f"- {official if r.get('is_official') is True else ''}{r['url']}" for r in repos]
+    page_lines = [f"- {official if first else ''}{url}" for first, url in pages]
+    return [
+        section("Repositories", _listed(repo_lines), tty),
+        section("Project pages", _listed(page_lines), tty),
+        section("Hugging Face artifacts", _listed(artifacts), tty),
+    ]
 
 
 @view("paper info")
-def paper_info(paper: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def paper_info(paper: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     fields = [
         ("id", display_id(paper)),
         ("title", paper.get("title")),
@@ -202,56 +232,52 @@ def paper_info(paper: dict[str, Any], args: argparse.Namespace, tty: bool) -> Re
             ("arxiv_id", paper.get("arxiv_id")),
         ]
     header = "\n".join(f"{label}: {cell_text(v)}" for label, v in fields if cell_text(v))
-    blocks = [header, "## Abstract\n\n" + (cell_text(paper.get("abstract")).strip() or "—")]
+    abstract = cell_text(paper.get("abstract")).strip() or "—"
+    blocks = [header, section("Abstract", [abstract], tty)]
     if paper.get("in_catalog") is False:
         links = [
-            f"- {link(str(a.get('label')), a.get('url'), False)}"
+            f"- {link(str(a.get('label')), a.get('url'), tty)}"
             for a in paper.get("available_at") or []
             if isinstance(a, dict)
         ]
         note = [f"Note: {paper['note']}"] if paper.get("note") else []
-        return Rendered(
-            sections(*blocks, "## Available at\n\n" + ("\n".join(links) or "- None"), *note)
-        )
+        return Rendered(sections(*blocks, section("Available at", _listed(links), tty), *note))
     if args.include_evals:
-        blocks.append(evaluations_table((paper.get("evaluations") or {}).get("results") or []))
-    blocks.append(
-        "## Paper lineage\n\n### Predecessors\n\n"
-        + _lineage_items(paper.get("predecessor_papers"))
-        + "\n\n### Successors\n\n"
-        + _lineage_items(paper.get("successor_papers"))
-    )
+        rows = (paper.get("evaluations") or {}).get("results") or []
+        blocks.append(evaluations_section([r for r in rows if isinstance(r, dict)], tty))
+    lineage = [
+        section("Predecessors", _lineage_items(paper.get("predecessor_papers"), tty), tty, 3),
+        section("Successors", _lineage_items(paper.get("successor_papers"), tty), tty, 3),
+    ]
+    blocks.append(section("Paper lineage", ["\n\n".join(lineage)], tty))
     if args.include_resources:
-        blocks.extend(_resources(paper))
+        blocks.extend(_resources(paper, tty))
     return Rendered(sections(*blocks))
 
 
-def _lineage_refs(items: Any) -> str:
+def _lineage_refs(items: Any, tty: Screen) -> list[str]:
     lines = []
     for item in items if isinstance(items, list) else []:
         if isinstance(item, dict):
             ref = item.get("reference") or item.get("arxiv_id") or item.get("id")
-            title = (
-                cell_text(item.get("title") or "Untitled").replace("[", "\\[").replace("]", "\\]")
-            )
-            lines.append(f"- [{title}]({site_url('paper', ref)}) (`{cell_text(ref)}`)")
-    return "\n".join(lines) or "- None"
+            lines.append(f"- {_paper_link(item, ref, tty)} ({code(cell_text(ref), tty)})")
+    return _listed(lines)
 
 
 @view("paper lineage list")
-def paper_lineage(payload: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def paper_lineage(payload: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     paper = payload.get("paper")
     return Rendered(
         sections(
-            "# Paper lineage",
-            "## Paper\n\n" + _lineage_refs([paper] if isinstance(paper, dict) else []),
-            "## Predecessors\n\n" + _lineage_refs(payload.get("predecessors")),
-            "## Successors\n\n" + _lineage_refs(payload.get("successors")),
+            heading("Paper lineage", tty),
+            section("Paper", _lineage_refs([paper] if isinstance(paper, dict) else [], tty), tty),
+            section("Predecessors", _lineage_refs(payload.get("predecessors"), tty), tty),
+            section("Successors", _lineage_refs(payload.get("successors"), tty), tty),
         )
     )
 
 
 @view("paper read")
-def paper_read(payload: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def paper_read(payload: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     text = payload.get("markdown") or ""
     return Rendered(text if not text or text.endswith("\n") else text + "\n")

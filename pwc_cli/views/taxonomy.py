@@ -3,30 +3,29 @@
 from __future__ import annotations
 
 import argparse
-import re
 from typing import Any
 
 from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import (
     Rendered,
+    Screen,
     absolute,
     cell_text,
+    code,
     count,
     heading,
     link,
     meta_line,
     more_hint,
+    no_results,
+    one_line,
+    section,
     sections,
     site_url,
+    strong,
     table,
     view,
 )
-
-_SPACE = re.compile(r"\s+")
-
-
-def one_line(value: Any) -> str:
-    return _SPACE.sub(" ", cell_text(value)).strip()
 
 
 def plural(value: Any, word: str, words: str | None = None) -> str:
@@ -35,12 +34,6 @@ def plural(value: Any, word: str, words: str | None = None) -> str:
     if value is None or isinstance(value, bool):
         return f"unknown {words}"
     return f"{count(value)} {word if value == 1 else words}"
-
-
-def section(title: str, lines: list[str], tty: bool) -> str:
-    if not lines:
-        return ""
-    return f"{title if tty else '## ' + title}\n\n" + "\n".join(lines)
 
 
 def _dicts(items: Any) -> list[dict[str, Any]]:
@@ -55,7 +48,10 @@ def _name(row: dict[str, Any]) -> str:
     return one_line(row.get("name") or row.get("slug") or row.get("id"))
 
 
-def _hint(payload: Any, args: argparse.Namespace, shown: int) -> list[str]:
+def _hint(payload: Any, args: argparse.Namespace, shown: int, empty: str = "") -> list[str]:
+    """`# more: ...` when a later page exists; `# no results` (with `empty` as hint) when none."""
+    if not shown:
+        return no_results(args, empty)
     _, total = extract_rows(payload)
     size = getattr(args, "page_size", None) or getattr(args, "limit", None) or shown
     return more_hint(total, getattr(args, "page", 1) or 1, size)
@@ -91,7 +87,7 @@ def _benchmark_line(row: dict[str, Any]) -> str:
 
 
 @view("task")
-def task_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def task_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     task = data.get("task") or {}
     area = data.get("area") or {}
     meta = meta_line(
@@ -159,7 +155,7 @@ def task_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rend
     )
 
 
-def _task_bullet(task: dict[str, Any]) -> str:
+def _task_bullet(task: dict[str, Any], tty: Screen) -> str:
     counts = meta_line(
         [
             plural(task.get("paper_count"), "paper"),
@@ -167,22 +163,21 @@ def _task_bullet(task: dict[str, Any]) -> str:
             plural(task.get("evaluation_count"), "eval"),
         ]
     )
-    return f"- **{one_line(task.get('name'))}** (`{one_line(task.get('slug'))}`) — {counts}"
+    name, slug = strong(one_line(task.get("name")), tty), code(one_line(task.get("slug")), tty)
+    return f"- {name} ({slug}) — {counts}"
 
 
 @view("task list")
-def task_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def task_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     if is_grouped(payload):
         blocks = []
         for area in payload["results"]:
             tasks = [t for t in area["tasks"] if isinstance(t, dict)]
-            title = f"# Area: {one_line(area.get('name'))}"
-            blocks.append(
-                title + "\n" + "\n".join(_task_bullet(t) for t in tasks)
-                if tasks
-                else title + "\n\n- None"
-            )
-        return Rendered(sections(*blocks))
+            if tasks:  # an area without tasks is noise in a listing of tasks
+                title = heading(f"Area: {one_line(area.get('name'))}", tty)
+                blocks.append(title + "\n" + "\n".join(_task_bullet(t, tty) for t in tasks))
+        notes = [] if blocks else no_results(args, "drop --area to see every area")
+        return Rendered(sections(*blocks), notes)
     rows, _ = extract_rows(payload)
     lines = [
         [
@@ -199,14 +194,15 @@ def task_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendere
     ]
     headers = ["id", "slug", "name", "area", "level", "papers", "benchmarks", "evals"]
     text = table(headers, lines, tty=tty, right=["level", "papers", "benchmarks", "evals"])
-    return Rendered(text, _hint(payload, args, len(rows)))
+    hint = "try other --search words, or drop --area/--level/--visible-only"
+    return Rendered(text, _hint(payload, args, len(rows), hint))
 
 
 # --- methods ------------------------------------------------------------------------------
 
 
 @view("method")
-def method_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def method_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     method = data.get("method") or {}
     area = data.get("area") or {}
     full = method.get("full_name")
@@ -234,7 +230,7 @@ def method_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Re
 
 
 @view("method list")
-def method_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def method_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     rows, _ = extract_rows(payload)
     lines = [
         [
@@ -251,7 +247,9 @@ def method_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rende
     headers = ["id", "slug", "name", "full_name", "area", "introduced", "papers"]
     return Rendered(
         table(headers, lines, tty=tty, right=["introduced", "papers"]),
-        _hint(payload, args, len(rows)),
+        _hint(
+            payload, args, len(rows), "try other --search words, or drop --area/--introduced-year"
+        ),
     )
 
 
@@ -259,7 +257,7 @@ def method_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rende
 
 
 @view("conference")
-def conference_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def conference_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     dates = [d for d in (data.get("start_date"), data.get("end_date")) if d]
     return Rendered(
         sections(
@@ -297,18 +295,19 @@ def conference_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -
 
 
 @view("conference list")
-def conference_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def conference_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     rows, _ = extract_rows(payload)
     lines = [
         [r.get("slug"), r.get("name"), r.get("year"), r.get("paper_count"), r.get("location")]
         for r in rows
     ]
     headers = ["slug", "name", "year", "papers", "location"]
-    return Rendered(table(headers, lines, tty=tty, right=["year", "papers"]))
+    text = table(headers, lines, tty=tty, right=["year", "papers"])
+    return Rendered(text, _hint(payload, args, len(rows), "try another --year"))
 
 
 @view("organization")
-def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     years = [
         cell_text(y) for y in (data.get("first_paper_year"), data.get("latest_paper_year")) if y
     ]
@@ -343,7 +342,7 @@ def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: bool)
 
 
 @view("organization list")
-def organization_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def organization_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     rows, _ = extract_rows(payload)
     lines = [
         [
@@ -357,7 +356,8 @@ def organization_list_view(payload: Any, args: argparse.Namespace, tty: bool) ->
         for r in rows
     ]
     headers = ["id", "slug", "name", "papers", "featured", "trend_rank"]
-    return Rendered(table(headers, lines, tty=tty, right=["papers", "trend_rank"]))
+    text = table(headers, lines, tty=tty, right=["papers", "trend_rank"])
+    return Rendered(text, _hint(payload, args, len(rows)))
 
 
 def _platform_text(row: dict[str, Any]) -> str:
@@ -366,7 +366,7 @@ def _platform_text(row: dict[str, Any]) -> str:
 
 
 @view("framework")
-def framework_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) -> Rendered:
+def framework_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     arxiv = data.get("introducing_paper_arxiv_id")
     paper = site_url("paper", arxiv) if arxiv else None
     return Rendered(
@@ -408,7 +408,7 @@ def framework_view(data: dict[str, Any], args: argparse.Namespace, tty: bool) ->
 
 
 @view("framework list")
-def framework_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Rendered:
+def framework_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     rows, _ = extract_rows(payload)
     lines = [
         [
@@ -423,4 +423,6 @@ def framework_list_view(payload: Any, args: argparse.Namespace, tty: bool) -> Re
         for r in rows
     ]
     headers = ["id", "slug", "name", "domain", "category", "platforms", "papers"]
-    return Rendered(table(headers, lines, tty=tty, right=["papers"]))
+    text = table(headers, lines, tty=tty, right=["papers"])
+    hint = "the filters match exactly; see pwc framework list for the values"
+    return Rendered(text, _hint(payload, args, len(rows), hint))

@@ -47,13 +47,13 @@ def api() -> Iterator[respx.MockRouter]:
 
 @pytest.fixture
 def pwc(api: respx.MockRouter):
-    """Run `pwc ARGV...` in-process; `tty=True` simulates a terminal."""
+    """Run `pwc ARGV...` in-process; `tty=True` simulates a terminal `width` columns wide."""
 
-    def run(*argv: str, tty: bool = False) -> Result:
+    def run(*argv: str, tty: bool = False, width: int = 300) -> Result:
         out, err = io.StringIO(), io.StringIO()
         client = CatalogClient(BASE)
         try:
-            code = main(list(argv), client=client, stdout=out, stderr=err, tty=tty)
+            code = main(list(argv), client=client, stdout=out, stderr=err, tty=tty, width=width)
         finally:
             client.close()
         return Result(code, out.getvalue(), err.getvalue())

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pwc_cli.errors import AmbiguousError, ResponseError, UsageError
+from pwc_cli.errors import AmbiguousError, UsageError
 from pwc_cli.leaderboard import (
     available_metrics,
     match_metric,
@@ -240,7 +240,7 @@ def test_ambiguous_containment_names_the_candidates() -> None:
     assert (
         str(err.value) == "metric is ambiguous: score; candidates: D4RL Normalized Score, Raw Score"
     )
-    assert isinstance(err.value, ResponseError)
+    assert isinstance(err.value, UsageError)  # the user fixes it by naming one (exit 2)
 
 
 def test_ambiguous_alias_step() -> None:

@@ -134,7 +134,7 @@ def test_ambiguous_title_lists_candidates(api: respx.MockRouter, pwc) -> None:
     ]
     api.get("/papers/search").respond(json={"count": 2, "results": rows})
     result = pwc("paper", "info", "Deep Residual Learning")
-    assert result.code == 4
+    assert result.code == 2  # a usage error: the user picks one of the candidates
     assert result.err == (
         "pwc: Paper title is ambiguous: Deep Residual Learning; "
         "Deep Residual Learning (1512.03385); deep residual learning (2)\n"
@@ -174,9 +174,13 @@ def test_short_name_before_colon(api: respx.MockRouter, pwc) -> None:
 
 
 @pytest.mark.parametrize("reference", ["", "   "])
-def test_empty_reference(pwc, reference: str) -> None:
+def test_empty_reference(pwc, api, capsys, reference: str) -> None:
     result = pwc("paper", "info", reference)
-    assert (result.code, result.err) == (4, "pwc: Paper reference cannot be empty\n")
+    assert (result.code, capsys.readouterr().err.splitlines()[-1]) == (
+        2,
+        "pwc paper info: error: argument PAPER: must not be empty; run 'pwc paper info --help'",
+    )
+    assert not api.calls
 
 
 def test_paper_info_with_all_evaluations(api: respx.MockRouter, pwc) -> None:
@@ -261,9 +265,10 @@ def test_paper_evaluations_merges_and_paginates(api: respx.MockRouter, pwc) -> N
     assert len(data["results"][0]["rank_scopes"]) == 2
     assert params_of(route)["page_size"] == ["5"]
     table = pwc("paper", "evaluations", "1706.03762").out
-    assert table.startswith(
-        "## Evaluations\n\n| Benchmark | Model | Scores | Rank | Task | Open | Source |"
-    )
+    assert table.splitlines() == [
+        "benchmark\tmodel\tscores\trank\ttask\topen\tsource",
+        "\tT\tBLEU: 28.4\t1\tA\tyes\t",
+    ]
 
 
 def test_paper_read_raw_and_json(api: respx.MockRouter, pwc) -> None:
@@ -278,10 +283,14 @@ def test_paper_read_raw_and_json(api: respx.MockRouter, pwc) -> None:
     }
 
 
-def test_paper_read_missing_markdown_is_a_transport_error(api: respx.MockRouter, pwc) -> None:
+def test_paper_read_missing_markdown_is_not_found(api: respx.MockRouter, pwc) -> None:
     api.get("/research/papers/1706.03762/read").respond(404, json={"detail": "Not found."})
+    api.get("/papers/1706.03762").respond(json={"id": "48213"})
     result = pwc("paper", "read", "1706.03762")
-    assert result.code == 3 and result.err.startswith("pwc: API request failed (404): ")
+    assert (result.code, result.err) == (
+        4,
+        "pwc: No Markdown is stored for this paper: 1706.03762\n",
+    )
 
 
 def test_paper_list_sends_and_confirms_filters(api: respx.MockRouter, pwc) -> None:

@@ -7,6 +7,7 @@ import argparse
 import pytest
 
 from pwc_cli.errors import UsageError
+from pwc_cli.main import main
 from pwc_cli.parser import (
     COMMANDS,
     PRESENTATION_FLAGS,
@@ -26,12 +27,14 @@ EXPECTED_FLAGS = {
         "--has-official-implementation",
         "--implementation-coverage",
         "--json",
+        "--page-size",
     },
     "paper info": {"--include-resources", "--include-evals", "--json"},
-    "paper evaluations": {"--page", "--page-size", "--json"},
+    "paper evaluations": {"--page", "--limit", "--page-size", "--json"},
     "paper read": {"--json"},
     "paper list": {
         "--page",
+        "--limit",
         "--page-size",
         "--search",
         "--start-date",
@@ -63,6 +66,7 @@ EXPECTED_FLAGS = {
     "task": {"--name", "--json"},
     "task list": {
         "--page",
+        "--limit",
         "--page-size",
         "--search",
         "--group-by-area",
@@ -77,6 +81,7 @@ EXPECTED_FLAGS = {
     "method": {"--name", "--json"},
     "method list": {
         "--page",
+        "--limit",
         "--page-size",
         "--search",
         "--area",
@@ -94,6 +99,7 @@ EXPECTED_FLAGS = {
     "benchmark": {
         "--name",
         "--limit",
+        "--page-size",
         "--page",
         "--is-open",
         "--max-parameters",
@@ -183,16 +189,22 @@ def test_repeatable_and_alias_flags() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["search", "x", "--limit", "0"], "argument --limit: --limit must be 1-100"),
+        (["search", "x", "--limit", "0"], "argument --limit/--page-size: --limit must be 1-100"),
+        (["search", "x", "--limit", "-5"], "--limit must be 1-100"),
+        (["search", "x", "--limit", "ten"], "--limit must be an integer"),
+        (["benchmark", "--name", "x", "--max-parameters", "-5M"], "got '-5M'"),
+        (["search", ""], "argument QUERY: must not be empty"),
+        (["search", "x", "--jsn"], "pwc search: error: unrecognized arguments: --jsn"),
+        (["benchmark", "--name", "x", "50"], "unexpected argument '50'"),
         (["search", "x", "--page", "101"], "argument --page: --page must be 1-100"),
         (["search", "x", "--mode", "fuzzy"], "invalid choice"),
         (["search", "x", "--start-date", "2020-13-01"], "expected a date as YYYY-MM-DD"),
         (["paper", "related", "p", "--limit", "21"], "--limit must be 1-20"),
         (["paper", "trending", "--max-age-days", "366"], "--max-age-days must be 1-365"),
-        (["method", "list", "--page-size", "501"], "--page-size must be 1-500"),
+        (["method", "list", "--page-size", "501"], "--limit must be 1-500"),
         (
             ["benchmark", "list", "--limit", "101"],
-            "argument --page-size/--limit: --page-size must be 1-100",
+            "argument --limit/--page-size: --limit must be 1-100",
         ),
         (
             ["benchmark", "list", "--benchmarks-per-task", "11"],
@@ -212,16 +224,17 @@ def test_repeatable_and_alias_flags() -> None:
             "expected METRIC:higher,METRIC:lower",
         ),
         (["paper"], "required"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "unexpected argument 'frobnicate' (expected one of: 'search'"),
     ],
 )
 def test_argument_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as info:
-        parse(*argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err.strip().splitlines()[-1]
+    """Through main(): one short usage line of the failing command, then the error line."""
+    assert main(argv, client=None) == 2
+    usage, err = capsys.readouterr().err.strip().splitlines()
     assert message in err
     assert err.endswith("--help'") and ": error: " in err
+    command = err.split(": error: ")[0]
+    assert usage.startswith(f"usage: {command} ")
 
 
 def test_error_line_names_the_full_command_path(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 import respx
 
-from pwc_cli.commands import load_all
-from pwc_cli.parser import namespace_for
-from pwc_cli.render import load_views
-from pwc_cli.transport import CatalogClient
-from tests.cli.conftest import BASE, fixture, params_of
+from tests.cli.conftest import fixture, params_of
 
 AREAS = {"page": ["1"], "page_size": ["500"], "ordering": ["name"]}
 
@@ -327,8 +321,7 @@ def test_task_list_grouped(pwc, api) -> None:
         "\n# Area: Vision\n"
         "- **Image Classification** (`image-classification`) — 14,931 papers · 212 benchmarks · 9,844 evals\n"
         "- **Object Detection** (`object-detection`) — 11,208 papers · 187 benchmarks · 7,012 evals\n"
-        "\n# Area: Reinforcement Learning\n\n- None\n"
-    )
+    )  # Reinforcement Learning has no tasks: an empty area is left out
     data = pwc("task", "list", "--group-by-area", "--json").data
     assert [a["name"] for a in data["results"]] == [
         "Natural Language Processing",
@@ -406,28 +399,17 @@ def test_task_list_group_and_flat_exclusive(pwc, api, capsys) -> None:
     assert "argument --group-by-area: not allowed with argument --flat" in capsys.readouterr().err
 
 
-def in_terminal(command: str, **values: Any) -> tuple[Any, str]:
-    """Handler + view with `args.tty` set, as the CLI does for an interactive stdout."""
-    args = namespace_for(command, values)
-    args.tty = True
-    client = CatalogClient(BASE)
-    try:
-        payload = load_all()[command](args, client)
-    finally:
-        client.close()
-    return payload, load_views()[command](payload, args, True).stdout
-
-
-def test_task_list_terminal_groups_automatically(api, areas) -> None:
+def test_task_list_terminal_and_pipe_get_the_same_rows(pwc, api, areas) -> None:
+    """Grouping is asked for (--group-by-area), never implied by a terminal."""
     grouped = api.get("areas/with-tasks/").respond(json=fixture("areas_with_tasks.json"))
     flat = api.get("tasks/").respond(json=fixture("tasks_list.json"))
-    _, out = in_terminal("task list")
-    assert grouped.call_count == 1 and out.startswith("# Area: Natural Language Processing\n")
-    # search, level, paging or --flat select the flat table instead (no usage error)
-    for values in ({"search": "image"}, {"level": 1}, {"page": 2}, {"flat": True}):
-        _, out = in_terminal("task list", **values)
-        assert out.startswith("id ")
-    assert grouped.call_count == 1 and flat.call_count == 4
+    piped, shown = pwc("task", "list"), pwc("task", "list", tty=True)
+    assert not grouped.called and flat.call_count == 2
+    slugs = [line.split("\t")[1] for line in piped.out.splitlines()[1:]]
+    assert [line.split()[1] for line in shown.out.splitlines()[1:]] == slugs
+    terminal = pwc("task", "list", "--group-by-area", tty=True).out
+    assert terminal.startswith("Area: Natural Language Processing\n- Machine Translation (")
+    assert "#" not in terminal and "**" not in terminal and "`" not in terminal
 
 
 # --- methods ------------------------------------------------------------------------------
@@ -517,7 +499,7 @@ def test_method_list(pwc, api, areas) -> None:
 
 def test_method_list_page_size_bound(pwc, api, capsys) -> None:
     assert pwc("method", "list", "--page-size", "501").code == 2
-    assert "argument --page-size: --page-size must be 1-500" in capsys.readouterr().err
+    assert "argument --limit/--page-size: --limit must be 1-500" in capsys.readouterr().err
 
 
 def test_method_list_bare_list_payload(pwc, api, areas) -> None:
