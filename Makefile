@@ -5,7 +5,7 @@ UV      := $(UV_DIR)/bin/uv
 VENV    := .venv
 RUN     := $(UV) run --frozen
 
-.PHONY: install test lint format run demo bench interop smoke clean
+.PHONY: install test lint format run demo bench dist interop smoke clean
 
 $(UV):
 	@command -v uv >/dev/null 2>&1 && { mkdir -p $(UV_DIR)/bin; ln -sf "$$(command -v uv)" $(UV); } \
@@ -32,11 +32,21 @@ format: install
 run: install  ## production: serve /mcp on 127.0.0.1:$${PORT:-7860} against the public catalog
 	$(RUN) pwc-mcp
 
-demo: install  ## offline: sample catalog + MCP server on loopback
-	$(RUN) pwc-mcp --sample-catalog
+# The demo is for a human trying SDK loops: the public per-client limits (60 requests and 10
+# semantic searches a minute, 4 concurrent) are raised unless already set in the environment.
+DEMO_LIMITS = PWC_MCP_REQUEST_LIMIT=$(or $(PWC_MCP_REQUEST_LIMIT),1000) \
+  PWC_MCP_SEMANTIC_LIMIT=$(or $(PWC_MCP_SEMANTIC_LIMIT),200) \
+  PWC_MCP_CONCURRENCY_LIMIT=$(or $(PWC_MCP_CONCURRENCY_LIMIT),16)
+
+demo: install  ## offline: sample catalog + MCP server on loopback (PORT, PWC_SAMPLE_PORT pin them)
+	@echo "make demo: per-client limits raised for local use: $(strip $(DEMO_LIMITS))"
+	$(DEMO_LIMITS) $(RUN) pwc-mcp --sample-catalog
 
 bench: install  ## benchmarks side by side (not part of the test suite)
 	$(RUN) python -m bench
+
+dist: install  ## build the sdist and wheel into dist/, twine-check, install in a fresh venv, use it
+	$(RUN) python scripts/check_dist.py
 
 interop: install  ## the official MCP conformance suite and the Inspector CLI, on loopback
 	bash scripts/interop.sh

@@ -11,6 +11,7 @@ the only difference from `pwc-mcp` is the work done per request.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 from typing import Any
@@ -114,8 +115,9 @@ def main(argv: list[str] | None = None) -> None:
     from pwc_mcp.localserver import config
 
     build = floor_app if args.kind == "floor" else ceiling_app
-    # The same uvicorn options as `pwc_mcp.app.main`.
-    uvicorn.Server(config(build(args.response_bytes), port=args.port)).run()
+    # The same uvicorn options as `pwc-mcp` (pwc_mcp.cli).
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises SIGINT after shutting down
+        uvicorn.Server(config(build(args.response_bytes), port=args.port)).run()
 
 
 if __name__ == "__main__":

@@ -35,6 +35,17 @@ def tool_call(name: str, arguments: dict[str, Any], rpc_id: int = 1) -> bytes:
     ).encode()
 
 
+class BenchFailure(RuntimeError):
+    """An answer that invalidates the run (a non-200, a tool or JSON-RPC error): the benchmark
+    stops and prints this one line instead of measuring refusals."""
+
+
+def describe(response: httpx.Response) -> str:
+    """One line: status, URL and the start of the body (newlines folded)."""
+    body = " ".join(response.text[:200].split())
+    return f"HTTP {response.status_code} from {response.request.url}: {body}"
+
+
 def failed(response: httpx.Response) -> bool:
     """Cheap per-request check: HTTP 200 and no tool error or JSON-RPC error."""
     body = response.content
@@ -48,11 +59,11 @@ def failed(response: httpx.Response) -> bool:
 def check(response: httpx.Response) -> dict[str, Any]:
     """Full check of one answer: a successful tools/call result. Raises on anything else."""
     if response.status_code != 200:
-        raise RuntimeError(f"HTTP {response.status_code}: {response.text[:300]}")
+        raise BenchFailure(describe(response))
     document = response.json()
     result = document.get("result")
     if not isinstance(result, dict) or result.get("isError"):
-        raise RuntimeError(f"tool call failed: {response.text[:300]}")
+        raise BenchFailure(f"tool call failed: {describe(response)}")
     return result
 
 
@@ -112,13 +123,12 @@ async def drive(url: str, body: bytes, clients: int, seconds: float, warmup: flo
                 response = await http.post(url, content=body)
                 now = loop.time()
                 sample.total += 1
+                if failed(response):  # a refusal measured as a fast answer would flatter the run
+                    raise BenchFailure(f"during a measurement: {describe(response)}")
                 if now > end:
                     return
                 if now >= start:
-                    if failed(response):
-                        sample.errors += 1
-                    else:
-                        sample.latencies.append(time.perf_counter() - began)
+                    sample.latencies.append(time.perf_counter() - began)
 
         await asyncio.gather(*(worker() for _ in range(clients)))
     return sample

@@ -191,7 +191,7 @@ async def memory(
                     _, name, arguments = queue.get_nowait()
                     response = await http.post(server.url, content=load.tool_call(name, arguments))
                     if response.status_code != 200:
-                        raise RuntimeError(f"fill call {name} failed: HTTP {response.status_code}")
+                        raise load.BenchFailure(f"fill call {name}: {load.describe(response)}")
                     failures["tool_errors"] += load.failed(response)  # expected: not_found
 
             began = time.monotonic()

@@ -51,7 +51,8 @@ def test_least_privilege_and_pinned_actions(workflow: dict[str, Any]) -> None:
                 if step["uses"].startswith("actions/checkout@"):
                     assert step["with"]["persist-credentials"] is False
     writers = {n for n, j in workflow["jobs"].items() if "write" in j["permissions"].values()}
-    assert writers == {"image"}, "only the image job writes (packages, to push the image)"
+    assert writers == {"image", "publish-pypi"}, "only the image push and the PyPI upload write"
+    assert workflow["jobs"]["publish-pypi"]["permissions"] == {"id-token": "write"}
 
 
 def test_job_order(workflow: dict[str, Any]) -> None:
@@ -133,3 +134,34 @@ def test_shell_steps_parse(workflow: dict[str, Any]) -> None:
             ["bash", "-n"], input=script, capture_output=True, text=True, timeout=10, check=False
         )
         assert result.returncode == 0, f"{result.stderr}\n{script[:200]}"
+
+
+def test_dist_is_built_checked_and_install_tested(workflow: dict[str, Any]) -> None:
+    dist = workflow["jobs"]["dist"]
+    assert dist["needs"] == "tag" and "ignore" in dist["if"]
+    assert "make dist" in runs(dist)
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^dist:.*\n\t.*python scripts/check_dist\.py", makefile, re.M), (
+        "make dist runs the same check as .ci/run"
+    )
+    assert "make dist" in (ROOT / ".ci" / "run").read_text()
+    upload = [s for s in steps(dist) if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert upload and upload[0]["with"]["path"] == "dist/"
+    assert upload[0]["with"]["if-no-files-found"] == "error"
+
+
+def test_pypi_is_published_by_trusted_publishing_on_pwc_mcp_tags(workflow: dict[str, Any]) -> None:
+    job = workflow["jobs"]["publish-pypi"]
+    assert job["if"] == "needs.tag.outputs.kind == 'release+space'", "pwc-mcp-* tags only"
+    assert (
+        tags.classify("pwc-mcp-0.3.0") == "release+space" and tags.classify("v0.3.0") == "release"
+    )
+    assert {"test", "dist"} <= set(job["needs"]), "only what passed the tests and the dist check"
+    assert job["environment"]["name"] == "pypi"
+    uses = [step["uses"].split("@")[0] for step in steps(job)]
+    assert uses == ["actions/download-artifact", "pypa/gh-action-pypi-publish"], (
+        "no checkout and no run step: the job holding the OIDC token runs no repository code"
+    )
+    download, publish = steps(job)
+    assert download["with"]["name"] == "python-dist"
+    assert publish["with"] == {"packages-dir": "dist/"}, "no password or token: trusted publishing"

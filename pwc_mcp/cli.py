@@ -1,0 +1,181 @@
+"""The `pwc-mcp` entry point, kept light: `--help` and `--version` never import FastMCP.
+
+Start-up order: parse, validate the configuration, bind the socket(s), build the app, print the
+endpoint (now reachable: connections wait in the listen backlog), then serve on that socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import logging
+import os
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pwc_mcp import __version__
+
+if TYPE_CHECKING:
+    import socket
+
+    from pwc_mcp.config import Settings
+
+log = logging.getLogger("pwc_mcp")
+SAMPLE_PORT_ENV = "PWC_SAMPLE_PORT"
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError("must be an integer between 0 and 65535 (0 = a free port)")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pwc-mcp",
+        description="Serve the Papers With Code MCP endpoint (stateless Streamable HTTP at /mcp).",
+    )
+    parser.add_argument("--version", action="version", version=f"pwc-mcp {__version__}")
+    parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
+    parser.add_argument("--port", type=_port, help="port, 0 for a free one (default $PORT or 7860)")
+    parser.add_argument(
+        "--sample-catalog",
+        action="store_true",
+        help="serve the bundled offline sample catalog on loopback and use it",
+    )
+    parser.add_argument(
+        "--sample-port",
+        type=_port,
+        help=f"the sample catalog's port (default ${SAMPLE_PORT_ENV} or a free one)",
+    )
+    return parser
+
+
+def _busy(what: str, host: str, port: int, hint: str, error: OSError) -> str:
+    """One line instead of a traceback: a taken port says how to choose another."""
+    if error.errno == errno.EADDRINUSE:
+        return f"pwc-mcp: {what} port {port} on {host} is already in use; {hint}"
+    return f"pwc-mcp: cannot listen on {host}:{port} for the {what}: {error.strerror or error}"
+
+
+def pwc_hint() -> str:
+    """How to run `pwc` from here, as printed: the console script next to this interpreter."""
+    script = Path(sys.executable).with_name("pwc")
+    if not script.exists():
+        return "uv run pwc"
+    with contextlib.suppress(ValueError):
+        relative = script.relative_to(Path.cwd())  # `.venv/bin/pwc` from the checkout
+        return shlex.quote(str(relative) if relative.parent != Path() else f"./{relative}")
+    return shlex.quote(str(script))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    sample_port = args.sample_port
+    if sample_port is None and os.environ.get(SAMPLE_PORT_ENV, "").strip():
+        try:
+            sample_port = _port(os.environ[SAMPLE_PORT_ENV].strip())
+        except argparse.ArgumentTypeError as error:
+            print(f"pwc-mcp: {SAMPLE_PORT_ENV} {error}", file=sys.stderr)
+            return 2
+    if sample_port is not None and not args.sample_catalog:
+        parser.error("--sample-port needs --sample-catalog")
+
+    from pwc_mcp.config import ConfigError, Settings
+
+    env = dict(os.environ)
+    if args.sample_catalog:
+        env.pop("PWC_API_URL", None)  # replaced by the sample catalog's URL once it is bound
+    try:
+        settings = Settings.from_env(env)
+    except ConfigError as error:
+        for problem in error.problems:
+            print(f"pwc-mcp: {problem}", file=sys.stderr)
+        return 2
+    host = args.host if args.host is not None else settings.host
+    port = args.port if args.port is not None else settings.port
+
+    from pwc_mcp.localserver import bind
+
+    try:
+        sock = bind(host, port)
+    except OSError as error:
+        hint = "set PORT=<free port> (or pass --port 0 for any free port)"
+        print(_busy("MCP", host, port, hint, error), file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as stack:
+        stack.callback(sock.close)
+        sample_url = None
+        if args.sample_catalog:
+            from pwc_mcp.sample import start_sample_catalog
+
+            try:
+                sample = stack.enter_context(start_sample_catalog(port=sample_port or 0))
+            except OSError as error:
+                hint = f"set {SAMPLE_PORT_ENV}=<free port> or --sample-port (0 = any free port)"
+                print(
+                    _busy("sample catalog", "127.0.0.1", sample_port, hint, error), file=sys.stderr
+                )
+                return 2
+            sample_url = sample.url
+            settings = Settings(**{**settings.__dict__, "api_url": sample_url})
+        bound = {"host": host, "port": sock.getsockname()[1]}
+        return _serve(Settings(**{**settings.__dict__, **bound}), sock, sample_url=sample_url)
+
+
+def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -> int:
+    import uvicorn
+
+    from pwc_mcp.app import create_app
+    from pwc_mcp.localserver import config, origin
+    from pwc_mcp.telemetry import configure_logging
+
+    configure_logging(settings.log_level)
+    if settings.cursor_key_ephemeral:
+        log.warning(
+            "PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
+            "cursors will not survive a restart (set it in production)"
+        )
+    app = create_app(settings)
+    url = origin(settings.host, settings.port)
+    if sample_url is not None:
+        print(f"Sample catalog: PWC_API_URL={sample_url}", flush=True)
+        print(f"  try: PWC_API_URL={sample_url} {pwc_hint()} search transformer", flush=True)
+        print(
+            f"Limits per client: {settings.request_limit} requests/min, "
+            f"{settings.semantic_limit} semantic searches/min, "
+            f"{settings.concurrency_limit} concurrent (PWC_MCP_REQUEST_LIMIT, "
+            "PWC_MCP_SEMANTIC_LIMIT, PWC_MCP_CONCURRENCY_LIMIT)",
+            flush=True,
+        )
+    print(f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)", flush=True)
+    # In-flight tool calls may wait on the 25 s catalog timeout: let them finish.
+    server = uvicorn.Server(
+        config(app, host=settings.host, port=settings.port, graceful_seconds=30)
+    )
+    # uvicorn restores the handler it found and re-raises each Ctrl+C once it has stopped, and a
+    # terminal's Ctrl+C often arrives twice (`uv run` and `make` forward it too). A handler that
+    # only records the stop means no KeyboardInterrupt can land inside the event loop's teardown
+    # or the sample catalog's: shutdown is always clean.
+    # A Ctrl+C before uvicorn takes over its signals (the endpoint line is already out) stops the
+    # server the same way.
+    signal.signal(signal.SIGINT, lambda signum, frame: setattr(server, "should_exit", True))
+    server.run(sockets=[sock])
+    return 0
+
+
+def entry() -> None:
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl+C during start-up: no traceback for a deliberate stop
+        code = 130
+    raise SystemExit(code)
+
+
+if __name__ == "__main__":
+    entry()
