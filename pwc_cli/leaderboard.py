@@ -118,6 +118,8 @@ def metric_value(row: dict[str, Any], name: str) -> float | None:
     metrics = row.get("metrics")
     if not isinstance(metrics, dict):
         return None
+    if name in metrics:  # the spelling the catalog used: no scan needed
+        return parse_metric(metrics[name])
     wanted = name.casefold()
     for key, value in metrics.items():
         if str(key).casefold() == wanted:
@@ -169,25 +171,37 @@ def pareto_frontier(
     """Rows no other row dominates over `(metric, "higher"|"lower")` objectives; order kept.
 
     Rows lacking a value (or with NaN) for an objective are dropped first. Scores are oriented
-    so that larger is better; in descending order every dominator of a row comes before it and
-    one of them is on the frontier, so each row is compared with the frontier found so far only:
-    O(rows x frontier), not O(rows²).
+    so that larger is better. Per objective, one sort gives every row two bitmasks (Python
+    ints, bit p = scored row p): the rows at least as good (a prefix of the sorted order, ties
+    included) and the rows equal. A row is dominated iff some row is at least as good on every
+    objective without being equal on every one: AND(at least) & ~AND(equal) != 0. That is
+    O(objectives x rows log rows) sorting plus word-parallel mask work, not pairwise compares.
     """
     signs = [1.0 if direction == "higher" else -1.0 for _, direction in objectives]
-    scored: list[tuple[tuple[float, ...], int]] = []
+    scored: list[tuple[int, list[float]]] = []
     for index, row in enumerate(rows):
         values = [metric_value(row, name) for name, _ in objectives]
         numbers = [v for v in values if v is not None and not math.isnan(v)]
         if len(numbers) == len(values):
-            scored.append((tuple(map(operator.mul, signs, numbers)), index))
-    scored.sort(reverse=True)
-    frontier: list[tuple[float, ...]] = []
-    kept: list[int] = []
-    for score, index in scored:
-        if not any(best != score and all(map(operator.ge, best, score)) for best in frontier):
-            frontier.append(score)
-            kept.append(index)
-    return [rows[i] for i in sorted(kept)]
+            scored.append((index, list(map(operator.mul, signs, numbers))))
+    everyone = (1 << len(scored)) - 1
+    at_least = [everyone] * len(scored)
+    equal = [everyone] * len(scored)
+    for k in range(len(objectives)):
+        order = sorted(range(len(scored)), key=lambda p: scored[p][1][k], reverse=True)
+        prefix, start = 0, 0
+        while start < len(order):  # one group of tied rows at a time
+            value, end, tied = scored[order[start]][1][k], start, 0
+            while end < len(order) and scored[order[end]][1][k] == value:
+                tied |= 1 << order[end]
+                end += 1
+            prefix |= tied
+            for p in order[start:end]:
+                at_least[p] &= prefix
+                equal[p] &= tied
+            start = end
+    kept = [scored[p][0] for p in range(len(scored)) if not at_least[p] & ~equal[p]]
+    return [rows[i] for i in kept]
 
 
 def select_rows(
@@ -204,16 +218,21 @@ def select_rows(
     requested += [sort[0]] if sort else []
     requested += [n for n, _ in pareto or ()]
     names = resolve_metrics(requested, available_metrics(rows))
+    low = [(names[n.strip().casefold()], t) for n, t in minimum]
+    high = [(names[n.strip().casefold()], t) for n, t in maximum]
+    distinct = list(dict.fromkeys(names.values()))
 
     def value(row: dict[str, Any], request: str) -> float | None:
         return metric_value(row, names[request.strip().casefold()])
 
     kept = []
     for row in rows:
-        values = {r: value(row, r) for r in requested}
-        if any(v is None for v in values.values()):
+        # each distinct metric read once per row, however many arguments name it
+        values = {name: metric_value(row, name) for name in distinct}
+        numbers = {name: v for name, v in values.items() if v is not None}
+        if len(numbers) < len(values):
             continue
-        if all(values[n] >= t for n, t in minimum) and all(values[n] <= t for n, t in maximum):
+        if all(numbers[n] >= t for n, t in low) and all(numbers[n] <= t for n, t in high):
             kept.append(row)
     objectives = [(names[n.strip().casefold()], d) for n, d in pareto or ()]
     if objectives:

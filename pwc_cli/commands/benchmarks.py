@@ -6,9 +6,17 @@ import argparse
 from typing import Any
 
 from pwc_cli.commands import Catalog, handler
-from pwc_cli.commands.common import extract_rows, find_entity, fold, ordering, resolve_area
+from pwc_cli.commands.common import (
+    extract_rows,
+    fetch_areas,
+    find_entity,
+    fold,
+    ordering,
+    resolve_area,
+)
 from pwc_cli.errors import ResponseError, UsageError
 from pwc_cli.leaderboard import merge_rows, metric_directions, select_rows
+from pwc_cli.scopes import order_by_scope, scope_summary
 from pwc_cli.transport import entity_segment
 
 BENCHMARK_FIELDS = ("name", "full_name", "slug", "id")
@@ -114,8 +122,9 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
         raw, total = board.scan()
     else:
         payload, raw, total = board.fetch(args.page, args.limit)
+        raw = raw[: args.limit]  # an upstream page larger than asked is cut before counting
         next_page = _int(payload.get("next_page")) if isinstance(payload, dict) else None
-    merged = merge_rows(raw)
+    merged, main = order_by_scope(merge_rows(raw), [str(found.get("id"))])
     if board.cap is not None:
         for row in merged:
             size = row.get("num_parameters")
@@ -143,6 +152,9 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
         "page": args.page,
         "next_page": next_page,
         "results": results,
+        "rows_read": len(raw),
+        "merged_count": len(merged),
+        "task_scopes": scope_summary(results, main),
         "metric_directions": metric_directions(results),
     }
     if board.coverage is not None:
@@ -209,12 +221,16 @@ def _grouped(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     )
     areas, _ = extract_rows(payload)
     if args.area:
-        names = {
-            str(a["id"]): str(a["name"]) for a in areas if a.get("id") is not None and a.get("name")
-        }
-        wanted = resolve_area(names, args.area)
+        # resolved against every area of the catalog: one without benchmarks is empty, not unknown
+        wanted = resolve_area(fetch_areas(client), args.area)
         areas = [a for a in areas if str(a.get("id")) == wanted]
-    return {"results": areas}
+    benchmarks = sum(
+        len(t.get("benchmarks") or [])
+        for a in areas
+        for t in a.get("tasks") or []
+        if isinstance(t, dict)
+    )
+    return {"count": benchmarks, "results": areas}
 
 
 def _trending(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:

@@ -106,8 +106,8 @@ def paper_detail(client: Catalog, reference: str, include_resources: bool | None
 
 def _paper_id(paper: dict[str, Any]) -> str:
     value = paper.get("id")
-    if value in (None, "") or isinstance(value, bool):
-        raise ResponseError("Paper response did not contain an ID")
+    if value in (None, "") or isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise ResponseError("Paper response did not contain an ID")  # e.g. `id: []`
     return str(value)
 
 
@@ -167,6 +167,7 @@ def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
 @handler("paper evaluations")
 def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
     from pwc_cli.leaderboard import merge_rows
+    from pwc_cli.scopes import order_by_scope, scope_summary
 
     reference = resolve_paper(client, args.paper)
     detail, _ = about_paper(
@@ -175,13 +176,17 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
     payload = evaluations_page(client, _paper_id(detail), args.page, args.page_size)
     rows, total = extract_rows(payload)
     next_page = payload.get("next_page") if isinstance(payload, dict) else None
+    # benchmarks in the catalog's order (most popular first), each with its best result first
+    popular = [str(r.get("dataset_id")) for r in rows if r.get("dataset_id") is not None]
+    merged, main = order_by_scope(merge_rows(rows), popular)
     return {
         "count": total if total is not None else len(rows),
         "page": args.page,
         "next_page": next_page
         if isinstance(next_page, int) and not isinstance(next_page, bool)
         else None,
-        "results": merge_rows(rows),
+        "results": merged,
+        "task_scopes": scope_summary(merged, main),
     }
 
 

@@ -203,7 +203,7 @@ def _grouped_tasks(args: argparse.Namespace, client: Catalog, default_page: bool
         tasks = [t for t in area.get("tasks") or [] if isinstance(t, dict)]
         tasks.sort(key=lambda t: _sort_key(t, args.order_by), reverse=args.order_dir == "desc")
         results.append({**area, "tasks": tasks})
-    return {"results": results}
+    return {"count": sum(len(a["tasks"]) for a in results), "results": results}
 
 
 # --- methods ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import Any
 
 from pwc_cli.commands.benchmarks import flat_filters, metric_mode, trending_mode
@@ -24,7 +25,8 @@ from pwc_cli.render import (
     table,
     view,
 )
-from pwc_cli.views.papers import scores
+from pwc_cli.scopes import scopes_of
+from pwc_cli.views.papers import listed_rank, scope_cell, scores
 from pwc_cli.views.taxonomy import is_grouped, plural
 
 IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
@@ -45,18 +47,6 @@ def _model(row: dict[str, Any]) -> str:
     return f"{model} ({one_line(row['harness'])})" if row.get("harness") else model
 
 
-def _task(row: dict[str, Any]) -> str:
-    scopes = [s for s in row.get("rank_scopes") or [] if isinstance(s, dict)]
-    if len(scopes) <= 1:
-        return one_line(row.get("task_name"))
-    return "; ".join(
-        f"{one_line(s.get('task_name') or s.get('task_id'))} #{s['rank']}"
-        if s.get("rank") is not None
-        else one_line(s.get("task_name") or s.get("task_id"))
-        for s in scopes
-    )
-
-
 def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
     headers = ["Rank", "Model", "Parameters", "Scores", "Task", "Paper", "Published", "Open"]
     body = []
@@ -70,11 +60,11 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
             paper = f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
         body.append(
             [
-                cell_text(row.get("best_rank")),
+                listed_rank(row),
                 _model(row),
                 parameters(row.get("num_parameters")),
                 scores(row),
-                _task(row),
+                scope_cell(row),
                 paper,
                 cell_text(row.get("paper_published_date")),
                 "no" if row.get("is_open") is False else "yes",
@@ -91,18 +81,90 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pages(total: int, size: int) -> str:
+    pages = max(1, -(-total // max(size, 1)))
+    return f"{pages} page{'s' if pages != 1 else ''} of {size}"
+
+
+def summary_line(data: dict[str, Any], args: argparse.Namespace) -> str:
+    """What the rows are, counted truthfully: which slice of how many, what merging did, and a
+    page past the end said as such."""
+    rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
+    total, page, size = data.get("count"), data.get("page") or 1, args.limit
+    if metric_mode(args):
+        matched = data.get("matched_count") or 0
+        if not rows and matched:
+            return f"Page {page} is past the end: {matched:,} matching rows fill {_pages(matched, size)}."
+        first = (page - 1) * size + 1
+        shown = f"rows {first:,}–{first + len(rows) - 1:,}" if rows else "none"
+        return (
+            f"{matched:,} of {count(data.get('merged_count'))} merged rows match "
+            f"({count(total)} evaluation rows read); showing {shown}."
+        )
+    read = data.get("rows_read")
+    read = read if isinstance(read, int) else len(rows)
+    if not read and isinstance(total, int) and total:
+        return f"Page {page} is past the end: {total:,} evaluation rows fill {_pages(total, size)}."
+    first = (page - 1) * size + 1
+    if page == 1 and not data.get("next_page") and read == total:
+        window = f"All {read:,} evaluation rows"
+    else:
+        window = f"Evaluation rows {first:,}–{first + read - 1:,} of {count(total)}"
+    if len(rows) < read:
+        return f"{window}, shown as {len(rows):,}: rows of one result in several task scopes are merged."
+    return f"{window}."
+
+
+def _scope_title(scope: dict[str, Any]) -> str:
+    task = one_line(scope.get("task_name") or scope.get("task_id") or "No task")
+    role = "main task scope" if scope.get("main") else "other task scope"
+    metric, direction = scope.get("primary_metric"), scope.get("direction")
+    by = f"; ranked by {one_line(metric)}" if metric else ""
+    by += f", {direction} is better" if metric and direction else ""
+    return f"{task} ({role}{by})"
+
+
+def _wrapped(text: str, tty: Screen) -> str:
+    """A long line folded to the terminal's width (a pipe gets it whole)."""
+    return textwrap.fill(text, width=tty.width) if tty and tty.width > 20 else text
+
+
+def _runs(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Consecutive rows listed under the same task scope."""
+    runs: list[list[dict[str, Any]]] = []
+    for row in rows:
+        if runs and scopes_of(runs[-1][0])[0].get("task_id") == scopes_of(row)[0].get("task_id"):
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    return runs
+
+
+def scoped_tables(
+    data: dict[str, Any], rows: list[dict[str, Any]], args: argparse.Namespace, tty: Screen
+) -> list[str]:
+    """One labelled table per task scope when the rows come grouped (no sort asked for);
+    else one table whose Rank and Task columns name each row's scope."""
+    runs = _runs(rows)
+    scopes = {s.get("task_id"): s for s in data.get("task_scopes") or [] if isinstance(s, dict)}
+    ordered = getattr(args, "sort_metric", None) or getattr(args, "pareto", None)
+    if ordered or len(runs) < 2 or len(runs) != len(scopes):
+        return [_leaderboard_table(rows, tty)] if rows else []
+    blocks = []
+    for run in runs:
+        scope = scopes.get(scopes_of(run[0])[0].get("task_id")) or {}
+        blocks += [
+            _wrapped(heading(_scope_title(scope), tty, 2), tty),
+            _leaderboard_table(run, tty),
+        ]
+    return blocks
+
+
 @view("benchmark")
 def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     bench = data.get("benchmark") or {}
     rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
     full = bench.get("full_name")
-    if metric_mode(args):
-        summary = (
-            f"Showing {len(rows)} of {count(data.get('matched_count'))} matching merged rows "
-            f"from {count(data.get('count'))} stored evaluation rows."
-        )
-    else:
-        summary = f"Top {len(rows)} of {count(data.get('count'))} evaluation rows."
     notes = [f"# more: rerun with --page {data['next_page']}"] if data.get("next_page") else []
     if not rows:
         hint = "loosen --min/--max/--require-metrics/--max-parameters" if selecting(args) else ""
@@ -115,8 +177,8 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
             link(
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
-            summary,
-            _leaderboard_table(rows, tty) if rows else "",
+            _wrapped(summary_line(data, args), tty),
+            *scoped_tables(data, rows, args, tty),
         ),
         notes,
     )
@@ -183,7 +245,7 @@ def ranking_score(row: dict[str, Any]) -> Any:
 @view("benchmark list")
 def benchmark_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
     notes = [IGNORED_GROUPING] if args.group_by_area and flat_filters(args) else []
-    if is_grouped(payload):
+    if is_grouped(payload) or args.area:  # --area always selects the grouped listing
         text = _grouped(payload, tty)
         return Rendered(text, notes + ([] if text else no_results(args, "drop --area")))
     rows, total = extract_rows(payload)

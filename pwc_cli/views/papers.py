@@ -17,6 +17,7 @@ from pwc_cli.render import (
     markdown_table,
     more_hint,
     no_results,
+    one_line,
     section,
     sections,
     site_url,
@@ -24,6 +25,7 @@ from pwc_cli.render import (
     table,
     view,
 )
+from pwc_cli.scopes import scopes_of
 
 EMPTY_HINTS = {
     "search": "try other words, another --mode, or fewer filters",
@@ -96,6 +98,25 @@ def _source_url(row: dict[str, Any]) -> str:
     return cell_text(row.get("result_url") or row.get("source_url"))
 
 
+def listed_rank(row: dict[str, Any]) -> str:
+    """The rank in the task scope the row is listed under (`rank_scopes[0]`), not the best
+    rank of any scope: a rank 1 of another scope must not read as the benchmark's best."""
+    return cell_text(scopes_of(row)[0].get("rank"))
+
+
+def scope_cell(row: dict[str, Any]) -> str:
+    """The listed task scope; a row ranked in several also names the others with ranks."""
+    scopes = scopes_of(row)
+    if len(scopes) <= 1:
+        return one_line(scopes[0].get("task_name") or row.get("task_name"))
+    return "; ".join(
+        f"{one_line(s.get('task_name') or s.get('task_id'))} #{s['rank']}"
+        if s.get("rank") is not None
+        else one_line(s.get("task_name") or s.get("task_id"))
+        for s in scopes
+    )
+
+
 def _evaluation_cells(row: dict[str, Any]) -> list[Any]:
     model = cell_text(row.get("model_name"))
     if row.get("harness"):
@@ -104,8 +125,8 @@ def _evaluation_cells(row: dict[str, Any]) -> list[Any]:
         row.get("dataset_name"),
         model,
         scores(row),
-        cell_text(row.get("best_rank")),
-        row.get("task_name"),
+        listed_rank(row),
+        scope_cell(row),
         "no" if row.get("is_open") is False else "yes",
     ]
 

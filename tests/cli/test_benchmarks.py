@@ -102,11 +102,11 @@ def test_leaderboard_paging_and_is_open(pwc, api, lookup) -> None:
         "ordering": ["best_rank"],
         "is_open": ["false"],
     }
-    # the first --limit merged rows; next_page is the upstream one (null here)
+    # the first --limit rows (a larger upstream page is cut); next_page is the upstream one
     assert [r["id"] for r in data["results"]] == ["e1", "e2", "e3", "e4"]
     assert (data["count"], data["matched_count"], data["page"], data["next_page"]) == (
         40,
-        5,
+        4,
         3,
         None,
     )
@@ -127,7 +127,7 @@ def test_benchmark_not_found(pwc, lookup) -> None:
     result = pwc("benchmark", "--name", "ImageNe")
     assert result.code == 4 and result.out == ""
     assert result.err == (
-        "pwc: Benchmark not found: ImageNe; closest results: ImageNet, ImageNet ReaL, CIFAR-10\n"
+        "pwc: Benchmark not found: ImageNe; closest results: ImageNet, ImageNet ReaL\n"
     )
 
 
@@ -154,7 +154,7 @@ def test_leaderboard_captured_is_markdown(pwc, api, lookup) -> None:
     assert lines[0] == "# ImageNet"
     assert "ImageNet Large Scale Visual Recognition Challenge 2012" in lines
     assert "[View benchmark](https://paperswithcode.co/benchmark/imagenet)" in lines
-    assert "Top 2 of 1,184 evaluation rows." in lines
+    assert "Evaluation rows 1–2 of 1,184." in lines
     assert "| Rank | Model | Parameters | Scores | Task | Paper | Published | Open |" in lines
     assert "| ---: | --- | ---: | --- | --- | --- | --- | :---: |" in lines
     assert (
@@ -193,8 +193,9 @@ def test_leaderboard_task_column_lists_rank_scopes(pwc, api, lookup) -> None:
     ]
     api.get(LEADERBOARD).respond(json=page_of(rows, 2))
     out = pwc("benchmark", "--name", "imagenet").out
+    # listed under the scope it shares with most rows (a tie: the first seen), with that rank
     assert (
-        "| 2 | Model 1 | 1M | Top 1 Accuracy: 71, F1: 0.5, Params (M): 10 | "
+        "| 4 | Model 1 | 1M | Top 1 Accuracy: 71, F1: 0.5, Params (M): 10 | "
         "Image Classification #4; Few-Shot #2 |" in out
     )
 
@@ -230,7 +231,10 @@ def test_max_parameters_uses_evaluations_route(pwc, api, lookup) -> None:
     data = result.data
     assert [r["num_parameters"] for r in data["results"]] == [87000000, 60192808]
     assert data["parameter_coverage"] == {"known": 842, "total": 1184}
-    assert (data["count"], data["matched_count"]) == (3, 3)
+    assert (data["count"], data["matched_count"]) == (
+        3,
+        2,
+    )  # the rows returned: a larger upstream page is cut to --limit
 
 
 @pytest.mark.parametrize(
@@ -488,7 +492,7 @@ def test_pareto_through_cli(pwc, api, lookup) -> None:
     assert [r["id"] for r in result.data["results"]] == ["e4", "e2", "e1"]
     assert result.data["metric_directions"] == {"Accuracy": "higher", "Latency": "lower"}
     human = pwc("benchmark", "--name", "imagenet", "--pareto", "latency:lower,accuracy:higher")
-    assert "Showing 3 of 3 matching merged rows from 4 stored evaluation rows." in human.out
+    assert "3 of 4 merged rows match (4 evaluation rows read); showing rows 1–3." in human.out
 
 
 @pytest.mark.parametrize(
@@ -717,7 +721,8 @@ def test_list_grouped(pwc, api) -> None:
     )
     assert result.err == ""
     data = pwc("benchmark", "list", "--group-by-area", "--json").data
-    assert data == {"results": fixture("areas_with_task_benchmarks.json")["results"]}
+    # plus the number of benchmarks listed, so an empty grouping says 0
+    assert data == {"count": 3, "results": fixture("areas_with_task_benchmarks.json")["results"]}
 
 
 def test_list_grouped_bullet_parts_and_defaults(pwc, api) -> None:
@@ -764,16 +769,31 @@ def test_list_grouped_bullet_parts_and_defaults(pwc, api) -> None:
 
 def test_list_area_filter(pwc, api) -> None:
     api.get("areas/with-task-benchmarks/").respond(json=fixture("areas_with_task_benchmarks.json"))
+    api.get("areas/").respond(json=fixture("areas_list.json"))
     data = pwc("benchmark", "list", "--area", "natural language processing", "--json").data
     assert [a["name"] for a in data["results"]] == ["Natural Language Processing"]
     assert [a["id"] for a in pwc("benchmark", "list", "--area", "1", "--json").data["results"]] == [
         "1"
     ]
-    result = pwc("benchmark", "list", "--area", "Audio")
+    slug = pwc("benchmark", "list", "--area", "Natural-Language-Processing", "--json").data
+    assert [a["id"] for a in slug["results"]] == ["2"]
+    result = pwc("benchmark", "list", "--area", "Nowhere")
     assert result.code == 4
     assert result.err == (
-        "pwc: Area not found: Audio; available areas: Natural Language Processing, Vision\n"
+        "pwc: Area not found: Nowhere; available areas: Audio, General, "
+        "Natural Language Processing, Reinforcement Learning, Vision\n"
     )
+
+
+def test_list_area_without_benchmarks_is_empty_not_unknown(pwc, api) -> None:
+    """Audio is an area of the catalog (list_tasks shows it) that has no benchmark yet: the
+    grouped listing is empty with a count of 0, never `Area not found`."""
+    api.get("areas/with-task-benchmarks/").respond(json=fixture("areas_with_task_benchmarks.json"))
+    api.get("areas/").respond(json=fixture("areas_list.json"))
+    result = pwc("benchmark", "list", "--area", "audio", "--json")
+    assert (result.code, result.data) == (0, {"count": 0, "results": []})
+    human = pwc("benchmark", "list", "--area", "Audio")
+    assert (human.code, human.out, human.err) == (0, "", "# no results; drop --area\n")
 
 
 @pytest.mark.parametrize(

@@ -267,7 +267,8 @@ def test_paper_evaluations_merges_and_paginates(api: respx.MockRouter, pwc) -> N
     table = pwc("paper", "evaluations", "1706.03762").out
     assert table.splitlines() == [
         "benchmark\tmodel\tscores\trank\ttask\topen\tsource",
-        "\tT\tBLEU: 28.4\t1\tA\tyes\t",
+        # listed under A (a tie in rows per scope: the first seen) with A's rank
+        "\tT\tBLEU: 28.4\t3\tA #3; B #1\tyes\t",
     ]
 
 

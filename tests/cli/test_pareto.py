@@ -48,3 +48,38 @@ def test_frontier_matches_the_definition(
 def test_nan_counts_as_missing() -> None:
     rows = [{"metrics": {"a": float("nan"), "b": 1.0}}, {"metrics": {"a": 0.0, "b": 0.0}}]
     assert pareto_frontier(rows, [("a", "higher"), ("b", "higher")]) == [rows[1]]
+
+
+wide_value = st.one_of(st.none(), st.integers(0, 2).map(float), st.floats(-1e3, 1e3))
+wide_objectives = st.lists(
+    st.tuples(st.sampled_from("abcdefgh"), st.sampled_from(("higher", "lower"))),
+    min_size=1,
+    max_size=8,
+)
+
+
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {"metrics": st.fixed_dictionaries({m: wide_value for m in "abcdefgh"})}
+        ),
+        max_size=120,
+    ),
+    wide_objectives,
+)
+def test_frontier_matches_the_definition_with_eight_objectives(
+    rows: list[dict[str, Any]], wanted: list[tuple[str, str]]
+) -> None:
+    got = pareto_frontier(rows, wanted)
+    assert [id(r) for r in got] == [id(r) for r in by_definition(rows, wanted)]
+
+
+def test_nearly_everyone_on_the_frontier() -> None:
+    # anti-correlated objectives (the bench's worst case): every row is kept but one
+    rows = [{"metrics": {"a": float(i), "b": float(i)}} for i in range(300)]
+    rows.append({"metrics": {"a": 5.0, "b": 5.0}})  # equal to row 5: neither dominates
+    rows.append({"metrics": {"a": 5.0, "b": 6.0}})  # worse than row 5 on b alone: dominated
+    objectives = [("a", "higher"), ("b", "lower")]
+    got = [id(r) for r in pareto_frontier(rows, objectives)]
+    assert got == [id(r) for r in by_definition(rows, objectives)]
+    assert got == [id(r) for r in rows[:-1]]

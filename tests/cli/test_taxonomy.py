@@ -160,8 +160,9 @@ def test_task_not_found(pwc, api, task_routes) -> None:
     result = pwc("task", "--name", "Image")
     assert result.code == 4
     assert result.err == (
+        # by similarity: a prefix first, then the more alike of the names containing it
         "pwc: Task not found: Image; closest results: Image Classification, "
-        "Fine-Grained Image Classification, Few-Shot Image Classification\n"
+        "Few-Shot Image Classification, Fine-Grained Image Classification\n"
     )
     api.get("tasks/").respond(json={"count": 0, "results": []})
     assert pwc("task", "--name", "zzz").err == "pwc: Task not found: zzz\n"
@@ -538,7 +539,7 @@ def test_conference_not_found(pwc, api) -> None:
     result = pwc("conference", "--name", "ICML")
     assert (result.code, result.err) == (
         4,
-        "pwc: Conference not found: ICML; closest results: NeurIPS 2017, CVPR 2016, ICLR 2021\n",
+        "pwc: Conference not found: ICML; closest results: ICLR 2021, CVPR 2016, NeurIPS 2017\n",
     )
 
 
@@ -583,7 +584,7 @@ def test_organization_detail(pwc, api) -> None:
 def test_organization_not_found(pwc, api) -> None:
     api.get("organizations/").respond(json=fixture("organizations_list.json"))
     assert pwc("organization", "--name", "Meta").err == (
-        "pwc: Organization not found: Meta; closest results: Google, Microsoft, "
+        "pwc: Organization not found: Meta; closest results: Microsoft, Google, "
         "University of Toronto\n"
     )
 
@@ -632,7 +633,7 @@ def test_framework_detail(pwc, frameworks) -> None:
 
 def test_framework_not_found(pwc, frameworks) -> None:
     assert pwc("framework", "--name", "keras").err == (
-        "pwc: Framework not found: keras; closest results: PyTorch, JAX, Transformers\n"
+        "pwc: Framework not found: keras; closest results: Transformers, JAX, PyTorch\n"
     )
 
 
