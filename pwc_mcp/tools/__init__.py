@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastmcp.server.providers import LocalProvider
@@ -10,14 +11,36 @@ from mcp.types import TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from pwc_cli.commands.common import extract_rows
+from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import RecordPage, compact_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
+from pwc_mcp.params import generated as signed
+from pwc_mcp.projections import checked_rows
+from pwc_mcp.texts import more
 from pwc_mcp.tool_errors import tool_error
 
 READ_ONLY = ToolAnnotations(
     readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=True
 )
+
+
+def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., ToolResult]]:
+    """The tool's generated signature (pwc_mcp.params), and its failures in the tool's words:
+    a projection that finds the catalog's answer of the wrong shape (ResponseError) is an
+    `upstream_error:` like any failure inside the handler, never FastMCP's masked message."""
+
+    def apply(fn: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
+        def guarded(**params: Any) -> ToolResult:
+            try:
+                return fn(**params)
+            except Exception as error:  # ToolErrors pass through tool_error unchanged
+                raise tool_error(error) from None
+
+        guarded.__doc__ = fn.__doc__
+        return signed(tool)(guarded)  # type: ignore[no-any-return]
+
+    return apply
 
 
 def compact_inputs(provider: LocalProvider) -> LocalProvider:
@@ -48,10 +71,9 @@ def respond(model: BaseModel, text: str) -> ToolResult:
 
 
 def rows_of(payload: Any) -> tuple[list[dict[str, Any]], int | None]:
-    try:
-        return extract_rows(payload)
-    except Exception as error:
-        raise tool_error(error) from None
+    """The rows of a list reply, each checked for the identifying fields the text names."""
+    rows, total = extract_rows(payload)
+    return checked_rows(rows), total
 
 
 def cap(rows: list[dict[str, Any]], limit: int | None = None) -> list[dict[str, Any]]:
@@ -85,20 +107,12 @@ def next_page_of(payload: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def more(next_page: int | None) -> str:
-    return f" Next page: {next_page}." if next_page else ""
-
-
 def flat_page(payload: Any, page: int | None, label: str) -> ToolResult:
-    """A page of catalog rows (tasks, methods, benchmarks) with a name-and-slug summary."""
+    """A page of catalog rows (tasks, methods, benchmarks), each named with its slug."""
     rows, total = rows_of(payload)
     next_page = next_page_of(payload)
     shown = cap(rows)
-    text = (
-        f"Found {total} {label}."
-        + more(next_page)
-        + "".join(f"\n- {r.get('name')} (`{r.get('slug') or r.get('id')}`)" for r in shown)
-    )
+    text = texts.records(shown, texts.found(total, len(shown), label, page) + more(next_page))
     model = RecordPage(
         items=shown, count=total, page=page, next_page=next_page, data=bounded(payload)
     )

@@ -8,15 +8,18 @@ from typing import Any
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
+from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.models import Leaderboard, RecordPage, benchmark_summary, evaluation, lean_schema
-from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
+from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.projections import benchmark_summary, checked_rows, evaluation
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
     cap,
     compact_inputs,
     flat_page,
+    generated,
     more,
     payload_of,
     respond,
@@ -29,7 +32,7 @@ METRIC_FILTERS = ("require_metrics", "minimum_metrics", "maximum_metrics", "sort
 
 def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     payload = payload_of(catalog, "get_benchmark", params)
-    rows = [r for r in payload.get("results") or [] if isinstance(r, dict)]
+    rows = checked_rows(payload.get("results"))
     bench = benchmark_summary(payload.get("benchmark") or {})
     directions = payload.get("metric_directions")
     model = Leaderboard(
@@ -44,17 +47,12 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     )
     filtered = any(params.get(k) for k in METRIC_FILTERS)
     matched = f"; {model.matched_count} match the metric filters" if filtered else ""
-    lines = [
-        f"## {bench.name}",
+    header = (
         f"{model.evaluation_count} evaluation rows{matched}; returned "
         f"{len(model.evaluations)} on page {model.page}. Ranks are task-scoped."
-        + more(model.next_page),
-    ]
-    for row in model.evaluations:
-        metrics = ", ".join(f"{k}: {v}" for k, v in row.metrics.items() if v is not None)
-        size = f", {row.num_parameters:,} params" if row.num_parameters else ""
-        lines.append(f"{row.best_rank or '—'}. {row.model_name} — {metrics}{size}")
-    return respond(model, "\n".join(lines))
+    )
+    text = texts.leaderboard(bench.model_dump(), header, model.evaluations, more(model.next_page))
+    return respond(model, text)
 
 
 def build(catalog: CatalogService) -> LocalProvider:
@@ -79,17 +77,17 @@ def build(catalog: CatalogService) -> LocalProvider:
         payload = payload_of(catalog, "list_benchmarks", {**params, "limit": limit})
         if "results" in payload and payload.get("results") and "tasks" in payload["results"][0]:
             items: list[dict[str, Any]] = []
-            for area in payload["results"]:
-                for task in area.get("tasks") or []:
+            for area in checked_rows(payload["results"]):
+                for task in checked_rows(area.get("tasks")):
                     items.extend(
                         {**b, "task": task.get("name"), "area": area.get("name")}
-                        for b in task.get("benchmarks") or []
+                        for b in checked_rows(task.get("benchmarks"))
                     )
             items = items[:HOSTED_ROW_CAP]
             _, data = grouped(payload, "tasks")
             return respond(
                 RecordPage(items=items, count=len(items), data=data),
-                f"Returned {len(items)} benchmarks grouped by area and task.",
+                texts.grouped(items, "benchmarks", "area", "task"),
             )
         return flat_page(payload, params.get("page"), "benchmarks")
 

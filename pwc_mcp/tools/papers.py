@@ -9,6 +9,7 @@ from fastmcp.exceptions import ResourceError, ToolError
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
+from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import (
     EvaluationPage,
@@ -16,18 +17,17 @@ from pwc_mcp.models import (
     PaperInfo,
     PaperPage,
     PaperRead,
-    evaluation,
     lean_schema,
-    paper_detail,
-    paper_summary,
 )
-from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.projections import checked, checked_rows, evaluation, paper_detail, paper_summary
 from pwc_mcp.tool_errors import tool_error
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
     cap,
     compact_inputs,
+    generated,
     more,
     next_page_of,
     payload_of,
@@ -40,12 +40,10 @@ def paper_page(payload: Any, page: int | None = None) -> ToolResult:
     rows, total = rows_of(payload)
     items = [paper_summary(r) for r in cap(rows)]
     next_page = next_page_of(payload)
-    lines = [f"Found {total if total is not None else len(items)} papers." + more(next_page)]
-    lines += [f"- {p.title} ({p.arxiv_id or p.id}, {p.published or 'undated'})" for p in items]
     model = PaperPage(
         items=items, count=total, page=page, next_page=next_page, data=bounded(payload)
     )
-    return respond(model, "\n".join(lines))
+    return respond(model, texts.paper_list(total, items, page, more(next_page)))
 
 
 def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
@@ -53,27 +51,23 @@ def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     repo_limit = params.get("repo_limit") or 5
     everything = bool(params.get("include_resources"))
     paper = paper_detail(payload, repo_limit, everything)
-    count = None
+    count, shown = None, None
     data = dict(payload)
     if not everything:
         for key in ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces"):
             data.pop(key, None)
         data["repositories"] = [r.model_dump() for r in paper.repositories]
     if isinstance(payload.get("evaluations"), dict):
-        rows = payload["evaluations"].get("results") or []
+        rows = checked_rows(payload["evaluations"].get("results"))
         count = payload["evaluations"].get("count")
+        shown = [evaluation(r) for r in cap(rows)]
         data["evaluations"] = {
             "count": count,
             "results": cap(rows),
             "note": "first 25 rows; page with get_paper_evaluations",
         }
-    text = [
-        f"## {paper.title}",
-        f"{paper.code_repository_count} code repositories; returned {len(paper.repositories)}.",
-    ]
-    if paper.abstract:
-        text.append(paper.abstract)
-    return respond(PaperInfo(paper=paper, evaluation_count=count, data=data), "\n\n".join(text))
+    text = texts.paper_info(paper, shown, count)
+    return respond(PaperInfo(paper=paper, evaluation_count=count, data=data), text)
 
 
 def build(catalog: CatalogService) -> LocalProvider:
@@ -100,7 +94,7 @@ def build(catalog: CatalogService) -> LocalProvider:
     def get_paper_evaluations(**params: Any) -> ToolResult:
         """A paper's benchmark results, merged across task scopes, one page at a time."""
         payload = payload_of(catalog, "get_paper_evaluations", params)
-        rows = [evaluation(r) for r in cap(payload.get("results") or [])]
+        rows = [evaluation(r) for r in cap(checked_rows(payload.get("results")))]
         model = EvaluationPage(
             paper=params["paper"].strip(),
             evaluation_count=payload.get("count"),
@@ -109,9 +103,8 @@ def build(catalog: CatalogService) -> LocalProvider:
             evaluations=rows,
             data=bounded(payload),
         )
-        text = (
-            f"Found {model.evaluation_count} evaluation rows; returned {len(rows)} on page "
-            f"{model.page}." + more(model.next_page)
+        text = texts.evaluations(
+            model.paper, model.evaluation_count, rows, model.page, more(model.next_page)
         )
         return respond(model, text)
 
@@ -172,18 +165,16 @@ def build(catalog: CatalogService) -> LocalProvider:
         payload = payload_of(catalog, "get_paper_lineage", params)
 
         def items(key: str) -> list[dict[str, Any]]:
-            return [r for r in payload.get(key) or [] if isinstance(r, dict)][:HOSTED_ROW_CAP]
+            return checked_rows(payload.get(key))[:HOSTED_ROW_CAP]
 
+        paper = payload.get("paper")
         model = Lineage(
-            paper=payload.get("paper") if isinstance(payload.get("paper"), dict) else None,
+            paper=checked(paper) if paper is not None else None,
             predecessors=items("predecessors"),
             successors=items("successors"),
             data=bounded(payload, ("predecessors", "successors")),
         )
-        text = (
-            f"{len(model.predecessors)} predecessors, {len(model.successors)} successors "
-            "(explicit catalog links only)."
-        )
+        text = texts.lineage(model.paper, model.predecessors, model.successors)
         return respond(model, text)
 
     @provider.resource(

@@ -8,14 +8,17 @@ from typing import Any
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
+from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Record, RecordPage, lean_schema
-from pwc_mcp.params import HOSTED_ROW_CAP, generated
+from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.projections import checked, checked_rows
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
     compact_inputs,
     flat_page,
+    generated,
     more,
     payload_of,
     respond,
@@ -38,27 +41,22 @@ TASK_FIELDS = (
 
 def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     payload = payload_of(catalog, "get_task", params)
-    task = payload.get("task") or {}
+    task = checked(payload.get("task") or {})
     limit = params.get("benchmark_limit") or 10
-    benchmarks = [b for b in payload.get("benchmarks") or [] if isinstance(b, dict)]
+    benchmarks = checked_rows(payload.get("benchmarks"))
     item = {key: task.get(key) for key in TASK_FIELDS if task.get(key) is not None}
     item["area"] = payload.get("area")
-    item["parents"] = payload.get("parents") or []
-    item["children"] = payload.get("children") or []
+    for key in ("parents", "children", "common_methods"):
+        item[key] = checked_rows(payload.get(key))
     item["benchmarks"] = benchmarks[:limit]
-    item["common_methods"] = payload.get("common_methods") or []
     data = bounded({**payload, "benchmarks": benchmarks}, ("benchmarks",))
-    lines = [
-        f"## {task.get('name')}",
-        f"{task.get('paper_count')} papers; returned {len(item['benchmarks'])} benchmarks.",
-    ]
-    lines += [f"- {b.get('name')} (`{b.get('slug') or b.get('id')}`)" for b in item["benchmarks"]]
-    return respond(Record(item=item, data=data), "\n".join(lines))
+    return respond(Record(item=item, data=data), texts.task(item))
 
 
-def record(payload: Any, title: str) -> ToolResult:
-    item = payload if isinstance(payload, dict) else {"value": payload}
-    return respond(Record(item=item, data=payload), f"## {title}")
+def record(payload: Any, area: Any = None) -> ToolResult:
+    """A named record; one whose name or slug is not text is not a record we can show."""
+    item = checked(payload)
+    return respond(Record(item=item, data=payload), texts.record(item, area))
 
 
 def page_of(payload: dict[str, Any], page: int, limit: int, label: str) -> ToolResult:
@@ -74,10 +72,10 @@ def page_of(payload: dict[str, Any], page: int, limit: int, label: str) -> ToolR
         "page": page,
         "next_page": next_page,
     }
-    text = f"Found {data['count']} {label}; returned {len(shown)} on page {page}." + more(next_page)
+    head = texts.found(data["count"], len(shown), label, page) + more(next_page)
     return respond(
         RecordPage(items=shown, count=data["count"], page=page, next_page=next_page, data=data),
-        text,
+        texts.records(shown, head),
     )
 
 
@@ -89,7 +87,7 @@ def grouped(payload: dict[str, Any], key: str) -> tuple[list[dict[str, Any]], di
         if not isinstance(area, dict):
             continue
         room = HOSTED_ROW_CAP - len(items)
-        rows = [r for r in area.get(key) or [] if isinstance(r, dict)][: max(room, 0)]
+        rows = checked_rows(area.get(key))[: max(room, 0)]
         items.extend({**r, "area": area.get("name")} for r in rows)
         areas.append({**area, key: rows})
     return items, {**payload, "results": areas}
@@ -119,8 +117,7 @@ def _entity_tools(
     get_name, list_name = f"get_{kind}", f"list_{kind}s"
 
     def detail(**params: Any) -> ToolResult:
-        payload = payload_of(catalog, get_name, params)
-        return record(payload, str(payload.get("name")))
+        return record(payload_of(catalog, get_name, params))
 
     def listing(**params: Any) -> ToolResult:
         payload = payload_of(catalog, list_name, params)
@@ -156,7 +153,7 @@ def build(catalog: CatalogService) -> LocalProvider:
             items, data = grouped(payload, "tasks")
             return respond(
                 RecordPage(items=items, count=len(items), data=data),
-                f"Returned {len(items)} tasks grouped by area.",
+                texts.grouped(items, "tasks", "area"),
             )
         return flat_page(payload, params.get("page"), "tasks")
 
@@ -166,9 +163,8 @@ def build(catalog: CatalogService) -> LocalProvider:
         """A method (architecture, technique) by exact name, full name, slug or ID, with its
         area and introducing paper."""
         payload = payload_of(catalog, "get_method", params)
-        method = payload.get("method") or {}
-        text = f"## {method.get('name')}\n\n{method.get('paper_count')} papers."
-        return respond(Record(item=method, data=payload), text)
+        method = checked(payload.get("method") or {})
+        return respond(Record(item=method, data=payload), texts.record(method, payload.get("area")))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_methods")

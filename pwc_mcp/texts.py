@@ -1,0 +1,309 @@
+"""The text block of every tool result: what a content-only client shows the model.
+
+It stands alone: every returned row is named with its identifier (name and slug or ID; arXiv ID
+or catalog ID and date for papers) and the few numbers that matter, in the rows' own order, and
+it says what is not in the catalog. It stays compact: each catalog string is cut to one short
+line, so even a hostile catalog cannot make the text long (the structured content is whole).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from pwc_mcp.models import Evaluation, PaperDetail, PaperSummary
+
+LINE = 160  # characters of one catalog string (a title, a name) in the text
+PROSE = 1200  # characters of an abstract or a description
+_SPACE = re.compile(r"\s+")
+
+
+def clip(value: Any, limit: int = LINE) -> str:
+    """One line of at most `limit` characters (whitespace folded, so no row spans lines)."""
+    line = _SPACE.sub(" ", str(value)).strip()
+    return line if len(line) <= limit else line[: limit - 2].rstrip() + " …"
+
+
+def number(value: Any) -> str:
+    """A metric as the catalog gave it, without a spurious `.0`."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return clip(value, 40)
+
+
+def count(value: Any, noun: str, plural: str | None = None) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return f"{value:,} {noun if value == 1 else plural or noun + 's'}"
+
+
+def size(parameters: int) -> str:
+    for unit, scale in (("B", 10**9), ("M", 10**6), ("K", 10**3)):
+        if parameters >= scale:
+            return f"{parameters / scale:.3g}{unit} params"
+    return f"{parameters} params"
+
+
+def joined(parts: Iterable[str | None], sep: str = " · ") -> str:
+    return sep.join(p for p in parts if p)
+
+
+def more(next_page: int | None) -> str:
+    return f" Next page: {next_page}." if next_page else ""
+
+
+def found(total: int | None, returned: int, label: str, page: int | None = None) -> str:
+    """`Found N things; returned n on page p.`, or just what was returned when no total."""
+    where = f" on page {page}" if page else ""
+    if total is None:
+        return f"Returned {returned} {label}{where}."
+    return f"Found {total} {label}; returned {returned}{where}."
+
+
+# --- papers ------------------------------------------------------------------------------
+
+
+def paper_ids(paper: PaperSummary, sep: str = " · ") -> str:
+    """arXiv ID (else catalog ID) and date: how every paper is named in a text."""
+    return joined(
+        [
+            f"arXiv {paper.arxiv_id}" if paper.arxiv_id else None,
+            f"ID {paper.id}" if paper.id and not paper.arxiv_id else None,
+            paper.published or "undated",
+        ],
+        sep,
+    )
+
+
+def paper_line(paper: PaperSummary) -> str:
+    facts = [
+        paper_ids(paper, ", "),
+        count(paper.citation_count, "citation"),
+        "official code" if paper.has_official_implementation else None,
+    ]
+    return f"- {clip(paper.title)} ({joined(facts, ', ')})"
+
+
+def paper_list(total: int | None, papers: list[PaperSummary], page: int | None, tail: str) -> str:
+    shown = total if total is not None else len(papers)
+    head = f"Found {shown} papers; returned {len(papers)}" + (f" on page {page}" if page else "")
+    return "\n".join([head + "." + tail, *(paper_line(p) for p in papers)])
+
+
+def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: int | None) -> str:
+    """The paper, its identifiers and links; its evaluations when they were asked for."""
+    authors = paper.authors[:6]
+    others = len(paper.authors) - len(authors)
+    lines = [
+        f"## {clip(paper.title)}",
+        joined(
+            [
+                paper_ids(paper),
+                f"ID {paper.id}" if paper.id and paper.arxiv_id else None,
+                clip(paper.conference, 60) if paper.conference else None,
+                count(paper.citation_count, "citation"),
+            ]
+        ),
+    ]
+    if not paper.in_catalog:
+        lines.append(
+            "Not in the Papers With Code catalog: public metadata only (no code, tasks or "
+            "evaluations here)."
+        )
+    if authors:
+        lines.append(
+            "Authors: "
+            + ", ".join(clip(a, 60) for a in authors)
+            + (f" and {others} more" if others > 0 else "")
+        )
+    for label, names in (("Tasks", paper.tasks), ("Methods", paper.methods)):
+        if names:
+            lines.append(f"{label}: " + ", ".join(clip(n, 60) for n in names[:12]))
+    if paper.in_catalog:
+        lines.append(
+            f"Code: {count(paper.code_repository_count, 'repository', 'repositories') or '0 repositories'}"
+            + ("; official implementation" if paper.has_official_implementation else "")
+            + f"; returned {len(paper.repositories)}."
+        )
+    links = [(r.url, "official" if r.is_official else None) for r in paper.repositories]
+    links += [(p.url, "project page") for p in paper.project_pages]
+    links += [(u, kind) for kind, urls in _artifacts(paper) for u in urls]
+    links += [(a.get("url", ""), a.get("label")) for a in paper.available_at]
+    lines += [f"- {clip(url)}" + (f" ({clip(kind, 40)})" if kind else "") for url, kind in links]
+    if evaluations is not None:
+        total = total if total is not None else len(evaluations)
+        lines.append(
+            f"Evaluations: {total}; the first {len(evaluations)} (more with get_paper_evaluations):"
+        )
+        lines += [evaluation_line(e) for e in evaluations]
+    if paper.abstract:
+        lines.append("\n" + clip(paper.abstract, PROSE))
+    return "\n".join(lines)
+
+
+def _artifacts(paper: PaperDetail) -> list[tuple[str, list[str]]]:
+    return [
+        ("HF model", paper.hf_models),
+        ("HF dataset", paper.hf_datasets),
+        ("HF space", paper.hf_spaces),
+    ]
+
+
+def lineage(
+    paper: dict[str, Any] | None, before: list[dict[str, Any]], after: list[dict[str, Any]]
+) -> str:
+    lines = [f"## Lineage of {_linked(paper) if paper else 'the paper'}"]
+    lines.append("Explicit catalog links only; empty lists do not prove that none exist.")
+    for label, rows in (("Predecessors", before), ("Successors", after)):
+        lines.append(f"### {label} ({len(rows)})")
+        lines += [f"- {_linked(r)}" for r in rows] or ["- none listed"]
+    return "\n".join(lines)
+
+
+def _linked(row: dict[str, Any]) -> str:
+    """A lineage row: its title and the reference the catalog links it by."""
+    key = row.get("reference") or row.get("id")
+    ref = f"arXiv {row['arxiv_id']}" if row.get("arxiv_id") else key and f"ID {key}"
+    return clip(row.get("title") or "untitled") + (f" ({clip(ref, 60)})" if ref else "")
+
+
+# --- evaluations -------------------------------------------------------------------------
+
+
+def evaluation_line(row: Evaluation, benchmark: bool = True) -> str:
+    """`- model on benchmark: metrics · rank r in task · size · split`, best metric first."""
+    names = sorted(row.metrics, key=lambda k: (k != row.best_metric, k.casefold()))
+    metrics = ", ".join(
+        f"{clip(k, 40)}: {number(row.metrics[k])}" for k in names[:6] if row.metrics[k] is not None
+    )
+    model = clip(row.model_name or "unnamed model", 80) + (
+        f" ({clip(row.harness, 40)})" if row.harness else ""
+    )
+    where = f" on {clip(row.benchmark, 80)}" if benchmark and row.benchmark else ""
+    ranks = [
+        f"rank {s.rank} in {clip(s.task_name, 60)}" if s.task_name else f"rank {s.rank}"
+        for s in row.rank_scopes
+        if s.rank is not None
+    ]
+    facts = [
+        metrics or "no metric values",
+        *ranks[:4],
+        size(row.num_parameters) if row.num_parameters else None,
+        "closed" if row.is_open is False else None,
+        f"{clip(row.split, 30)} split" if row.split else None,
+        f"arXiv {row.paper_arxiv_id}" if row.paper_arxiv_id and not benchmark else None,
+    ]
+    return f"- {model}{where}: {joined(facts)}"
+
+
+def evaluations(paper: str, total: int | None, rows: list[Evaluation], page: int, tail: str) -> str:
+    head = found(total, len(rows), "evaluation rows", page)
+    return "\n".join([f"## Evaluations of {clip(paper)}", head + tail, *map(evaluation_line, rows)])
+
+
+# --- catalog records (tasks, methods, benchmarks, conferences, organizations, frameworks) ---
+
+
+def label(row: dict[str, Any]) -> str:
+    """`Name (`slug`)`: how every catalog record is named in a text."""
+    name = row.get("name") or row.get("full_name") or row.get("slug") or row.get("id")
+    key = row.get("slug") or row.get("id")
+    return clip(name or "unnamed", 100) + (f" (`{clip(key, 80)}`)" if key else "")
+
+
+def facts(row: dict[str, Any]) -> str:
+    """The few numbers and names that tell one record from another, in one line."""
+    full = row.get("full_name")
+    start, end, year = row.get("start_date"), row.get("end_date"), row.get("year")
+    platforms = row.get("platforms")
+    parts = [
+        clip(full, 100) if isinstance(full, str) and full != row.get("name") else None,
+        clip(row["area_name"], 60) if isinstance(row.get("area_name"), str) else None,
+        f"{clip(start, 12)} to {clip(end, 12)}" if start and end else (str(year) if year else None),
+        f"introduced {row['introduced_year']}" if row.get("introduced_year") else None,
+        joined([clip(row[k], 60) for k in ("venue", "location") if row.get(k)], ", "),
+        f"tier {clip(row['tier'], 8)}" if row.get("tier") else None,
+        joined([clip(row[k], 40) for k in ("category_name", "domain_name") if row.get(k)], ", "),
+        "platforms " + ", ".join(clip(p, 20) for p in platforms[:8])
+        if isinstance(platforms, list) and platforms
+        else None,
+        count(row.get("paper_count", row.get("all_time_paper_count")), "paper"),
+        count(row.get("benchmark_count"), "benchmark"),
+        count(row.get("evaluation_count"), "evaluation"),
+        "featured" if row.get("is_featured") is True else None,
+        f"trending #{row['trending_rank']}" if isinstance(row.get("trending_rank"), int) else None,
+        f"best model {clip(row['best_model_name'], 60)}" if row.get("best_model_name") else None,
+    ]
+    return joined(parts)
+
+
+def record_line(row: dict[str, Any]) -> str:
+    about = facts(row)
+    return f"- {label(row)}" + (f" — {about}" if about else "")
+
+
+def records(rows: list[dict[str, Any]], head: str) -> str:
+    return "\n".join([head, *map(record_line, rows)])
+
+
+def grouped(rows: list[dict[str, Any]], noun: str, *keys: str) -> str:
+    """Rows under `### area` (or `### area › task`) headings, in the rows' order."""
+    heads = {tuple(str(r.get(k) or "other") for k in keys) for r in rows}
+    lines, current = [f"Returned {len(rows)} {noun} in {len(heads)} groups."], None
+    for row in rows:
+        group = tuple(str(row.get(k) or "other") for k in keys)
+        if group != current:
+            lines.append("### " + " › ".join(clip(g, 80) for g in group))
+            current = group
+        lines.append(record_line(row))
+    return "\n".join(lines)
+
+
+def record(item: dict[str, Any], area: Any = None) -> str:
+    """A detail record: name, facts, description and its own links."""
+    lines = [f"## {label(item)}", facts(item)]
+    if isinstance(area, dict) and area.get("name"):
+        lines.append(f"Area: {clip(area['name'], 60)}")
+    if item.get("organization_name"):
+        lines.append(f"By {clip(item['organization_name'], 80)}")
+    if item.get("source_title"):
+        source = item.get("source_paper_id")
+        lines.append(
+            f"Introduced in: {clip(item['source_title'])}"
+            + (f" (ID {clip(source, 20)})" if source else "")
+        )
+    if item.get("first_paper_year") and item.get("latest_paper_year"):
+        lines.append(f"Papers from {item['first_paper_year']} to {item['latest_paper_year']}")
+    for key in ("when_to_use", "description"):
+        if item.get(key):
+            lines.append(clip(item[key], PROSE))
+    lines += [
+        f"- {key.removesuffix('_url')}: {clip(item[key])}"
+        for key in ("url", "website_url", "github_url", "docs_url", "hf_url")
+        if isinstance(item.get(key), str) and item[key]
+    ]
+    return "\n".join(line for line in lines if line)
+
+
+def task(item: dict[str, Any]) -> str:
+    area = item.get("area")
+    lines = [record(item, area)]
+    for title, key in (
+        ("Parents", "parents"),
+        ("Subtasks", "children"),
+        ("Common methods", "common_methods"),
+    ):
+        rows = [r for r in item.get(key) or [] if isinstance(r, dict)]
+        if rows:
+            lines.append(f"{title}: " + ", ".join(label(r) for r in rows))
+    benchmarks = item.get("benchmarks") or []
+    lines.append(f"Benchmarks (returned {len(benchmarks)}):")
+    lines += [record_line(b) for b in benchmarks] or ["- none listed"]
+    return "\n".join(lines)
+
+
+def leaderboard(bench: dict[str, Any], header: str, rows: list[Evaluation], tail: str) -> str:
+    lines = [f"## {label(bench)}", header + tail]
+    lines += [evaluation_line(row, benchmark=False) for row in rows] or ["- no rows"]
+    return "\n".join(lines)
