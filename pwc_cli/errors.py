@@ -59,6 +59,16 @@ class UsageError(PwcError):
     exit_code = 2
 
 
+class ArgumentError(UsageError):
+    """One option's value refused: `dest` lets each caller name the option its own way (the
+    CLI its flag, the MCP server its parameter); `reason` is the sentence without the name."""
+
+    def __init__(self, dest: str, flag: str, reason: str) -> None:
+        super().__init__(f"argument {flag}: {reason}")
+        self.dest = dest
+        self.reason = reason
+
+
 class AmbiguousError(UsageError):
     """A name matches several records; the message lists the candidates. The user fixes it by
     naming one of them, so it is a usage error like an unknown name (exit 2)."""

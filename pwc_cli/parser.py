@@ -8,21 +8,23 @@ tool parameters from exactly the research flags.
 from __future__ import annotations
 
 import argparse
-import re
-import sys
-from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn
+from collections.abc import Mapping
+from typing import Any
 
-from pwc_cli import __version__
-from pwc_cli.errors import UsageError
+from pwc_cli import __version__, flags
+from pwc_cli.argparsing import (  # noqa: F401  (re-exported: pwc_cli.main and the tests)
+    PwcParser,
+    RaisingParser,
+    blank_positional,
+    explain,
+    namespace_from,
+)
 from pwc_cli.help import epilog
 from pwc_cli.types import (
     AUTHOR,
     BoundedAppend,
     IntRange,
-    bound_text_by_default,
     finite_float,
-    iso_date,
     metric_list,
     metric_sort,
     metric_threshold,
@@ -32,174 +34,6 @@ from pwc_cli.types import (
 
 PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage"})
 VERSION_LINE = f"pwc {__version__}\tapi v1"
-_CHOICE = re.compile(
-    r"^argument (?:COMMAND|SUBCOMMAND|list): invalid choice: (.*) \(choose from (.*)\)$"
-)
-
-
-class PwcParser(argparse.ArgumentParser):
-    """argparse with the contract's error lines: one short usage line of the command that
-    failed, then `<prog>: error: <msg>; run '<prog> --help'`."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)  # examples
-        super().__init__(*args, **kwargs)
-        bound_text_by_default(self)  # no value without a length bound (pwc_cli.types)
-
-    def error(self, message: str) -> NoReturn:
-        print(f"usage: {self.short_usage()}", file=sys.stderr)
-        self.exit(2, f"{self.prog}: error: {explain(message)}; run '{self.prog} --help'\n")
-
-    def short_usage(self) -> str:
-        """`pwc paper info [options] PAPER`: the full usage block is in --help."""
-        words = [self.prog]
-        if any(a.option_strings for a in self._actions):
-            words.append("[options]")
-        for action in self._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                words.append(str(action.metavar) + (" ..." if action.required else " [...]"))
-            elif not action.option_strings:
-                words.append(str(action.metavar or action.dest))
-        return " ".join(words)
-
-    def _parse_optional(self, arg_string: str) -> Any:
-        # `-5M`, `-3` or `-.5` is a (bad) value, not an unknown flag: the value's own check
-        # then says what is wrong with it instead of "expected one argument".
-        if re.match(r"^-\.?\d", arg_string):
-            return None
-        return super()._parse_optional(arg_string)
-
-
-def explain(message: str) -> str:
-    """argparse's message for a stray word where a subcommand may stand, in plain words."""
-    match = _CHOICE.match(message)
-    if match:
-        return f"unexpected argument {match.group(1)} (expected one of: {match.group(2)})"
-    return message
-
-
-def blank_positional(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
-    """The name of a required value given blank (`pwc search ""`), so that it is a usage
-    error before any request; None when every one has text."""
-    for action in parser._actions:
-        value = getattr(args, action.dest, None)
-        if not action.option_strings and isinstance(value, str) and not value.strip():
-            return str(action.metavar or action.dest)
-    return None
-
-
-class RaisingParser(PwcParser):
-    """For in-process use: argument errors raise UsageError instead of exiting."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
-
-
-def _page(parser: argparse.ArgumentParser, *, default: int = 1) -> None:
-    parser.add_argument(
-        "--page", type=IntRange("--page", 1, 100), default=default, help="page number (1-100)"
-    )
-
-
-def _page_size(parser: argparse.ArgumentParser, default: int, maximum: int = 100) -> None:
-    parser.add_argument(
-        "--limit",
-        "--page-size",
-        dest="page_size",
-        type=IntRange("--limit", 1, maximum),
-        default=default,
-        help=f"rows per page (1-{maximum}, default {default})",
-    )
-
-
-def _limit(
-    parser: argparse.ArgumentParser, default: int, maximum: int, what: str, *, paged: bool = False
-) -> None:
-    """`--limit` (dest `limit`); a page size also answers to `--page-size`."""
-    parser.add_argument(
-        "--limit",
-        *(["--page-size"] if paged else []),
-        dest="limit",
-        type=IntRange("--limit", 1, maximum),
-        default=default,
-        help=f"{what} (1-{maximum}, default {default})",
-    )
-
-
-def _dates(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--start-date", type=iso_date, metavar="YYYY-MM-DD", help="published on or after"
-    )
-    parser.add_argument(
-        "--end-date", type=iso_date, metavar="YYYY-MM-DD", help="published on or before"
-    )
-
-
-def _official(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--has-official-implementation",
-        action="store_true",
-        help="only papers with official code (confirmed by the API)",
-    )
-
-
-def _coverage(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--implementation-coverage",
-        action="store_true",
-        help="add official_implementation and code_repositories columns",
-    )
-
-
-def _json(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--json", action="store_true", help='print {"schema_version": "v1", "data": ...}'
-    )
-
-
-def _paper(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "paper",
-        metavar="PAPER",
-        help="arXiv ID (modern or legacy), numeric catalog ID, arXiv/Hugging Face/Papers With "
-        "Code URL, exact title, or the unique short name before a title's colon",
-    )
-
-
-def _order(
-    parser: argparse.ArgumentParser, fields: Iterable[str], default: str | None, direction: str
-) -> None:
-    choices = list(fields)
-    parser.add_argument(
-        "--order-by",
-        choices=choices,
-        default=default,
-        help=f"sort field (default {default or 'trending with --task, name otherwise'})",
-    )
-    parser.add_argument(
-        "--order-dir",
-        choices=["asc", "desc"],
-        default=direction,
-        help=f"sort direction (default {direction})",
-    )
-
-
-def _is_open(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument(
-        "--is-open",
-        choices=["true", "false"],
-        help=f"only {what} of open (true) or closed (false) models",
-    )
-
-
-def _grouping(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--group-by-area", action="store_true", help="group the results by area")
-    group.add_argument("--flat", action="store_true", help="always print the flat table")
-
-
-def _name(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--name", help=what)
 
 
 class _Builder:
@@ -235,18 +69,18 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         top, "search", "search", "Paper search: hybrid (keyword + semantic) by default."
     )
     search.add_argument("query", metavar="QUERY", help="title, topic, author or arXiv ID")
-    _limit(search, 10, 100, "results per page", paged=True)
-    _page(search)
+    flags.limit(search, 10, 100, "results per page", paged=True)
+    flags.page(search)
     search.add_argument(
         "--mode",
         choices=["hybrid", "keyword", "semantic"],
         default="hybrid",
         help="search mode (default hybrid)",
     )
-    _dates(search)
-    _official(search)
-    _coverage(search)
-    _json(search)
+    flags.dates(search)
+    flags.official(search)
+    flags.coverage(search)
+    flags.json(search)
 
     paper = top.add_parser(
         "paper",
@@ -260,7 +94,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     papers.required = True
 
     info = b.leaf(papers, "info", "paper info", "Show one paper.")
-    _paper(info)
+    flags.paper(info)
     info.add_argument(
         "--include-resources",
         action="store_true",
@@ -269,7 +103,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     info.add_argument(
         "--include-evals", action="store_true", help="add every evaluation row of the paper"
     )
-    _json(info)
+    flags.json(info)
 
     evaluations = b.leaf(
         papers,
@@ -277,20 +111,20 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         "paper evaluations",
         "Evaluation rows of one paper, merged across task scopes.",
     )
-    _paper(evaluations)
-    _page(evaluations)
-    _page_size(evaluations, 20)
-    _json(evaluations)
+    flags.paper(evaluations)
+    flags.page(evaluations)
+    flags.page_size(evaluations, 20)
+    flags.json(evaluations)
 
     read = b.leaf(papers, "read", "paper read", "Print a paper's stored Markdown.")
-    _paper(read)
-    _json(read)
+    flags.paper(read)
+    flags.json(read)
 
     plist = b.leaf(papers, "list", "paper list", "Deterministic filtered paper listing.")
-    _page(plist)
-    _page_size(plist, 20)
+    flags.page(plist)
+    flags.page_size(plist, 20)
     plist.add_argument("--search", help="title/abstract topic terms")
-    _dates(plist)
+    flags.dates(plist)
     plist.add_argument("--task", help="exact task name, slug, or ID")
     plist.add_argument("--method", help="exact method name, full name, slug, or ID")
     plist.add_argument("--conference", help="exact conference name, slug, or ID")
@@ -307,21 +141,21 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     plist.add_argument(
         "--all-versions", action="store_true", help="include superseded paper versions"
     )
-    _order(plist, ["trending", "date_published", "citation_count"], "trending", "desc")
+    flags.order(plist, ["trending", "date_published", "citation_count"], "trending", "desc")
     plist.add_argument(
         "--include-resources", action="store_true", help="add code and artifact links"
     )
-    _official(plist)
-    _coverage(plist)
-    _json(plist)
+    flags.official(plist)
+    flags.coverage(plist)
+    flags.json(plist)
 
     recent = b.leaf(papers, "recent", "paper recent", "Most recently published papers.")
-    _limit(recent, 10, 100, "number of papers")
-    _coverage(recent)
-    _json(recent)
+    flags.limit(recent, 10, 100, "number of papers")
+    flags.coverage(recent)
+    flags.json(recent)
 
     trending = b.leaf(papers, "trending", "paper trending", "Trending papers.")
-    _limit(trending, 20, 100, "number of papers")
+    flags.limit(trending, 20, 100, "number of papers")
     trending.add_argument(
         "--max-age-days",
         type=IntRange("--max-age-days", 1, 365),
@@ -329,14 +163,14 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         help="only papers published within this many days (1-365, default 180)",
     )
     trending.add_argument("--min-velocity", type=finite_float, help="minimum trending velocity")
-    _coverage(trending)
-    _json(trending)
+    flags.coverage(trending)
+    flags.json(trending)
 
     related = b.leaf(papers, "related", "paper related", "Papers related to one paper.")
-    _paper(related)
-    _limit(related, 4, 20, "number of papers")
-    _coverage(related)
-    _json(related)
+    flags.paper(related)
+    flags.limit(related, 4, 20, "number of papers")
+    flags.coverage(related)
+    flags.json(related)
 
     lineage = papers.add_parser(
         "lineage",
@@ -349,8 +183,8 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     )
     lineages.required = True
     lineage_list = b.leaf(lineages, "list", "paper lineage list", "A paper's lineage links.")
-    _paper(lineage_list)
-    _json(lineage_list)
+    flags.paper(lineage_list)
+    flags.json(lineage_list)
 
     _, tlist = _entity(
         b,
@@ -360,15 +194,15 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         "exact task name, slug, or ID",
         list_help="Tasks, grouped by area or flat.",
     )
-    _page(tlist)
-    _page_size(tlist, 50)
+    flags.page(tlist)
+    flags.page_size(tlist, 50)
     tlist.add_argument("--search", help="task name terms (flat output)")
-    _grouping(tlist)
+    flags.grouping(tlist)
     tlist.add_argument("--area", help="case-insensitive exact area name or area ID")
     tlist.add_argument("--level", type=IntRange("--level", 0, None), help="task hierarchy level")
     tlist.add_argument("--visible-only", action="store_true", help="only visible tasks")
-    _order(tlist, ["name", "created_at", "level", "paper_count"], "name", "asc")
-    _json(tlist)
+    flags.order(tlist, ["name", "created_at", "level", "paper_count"], "name", "asc")
+    flags.json(tlist)
 
     _, mlist = _entity(
         b,
@@ -378,8 +212,8 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         "exact method name, full name, slug, or ID",
         list_help="Methods.",
     )
-    _page(mlist)
-    _page_size(mlist, 50, maximum=500)
+    flags.page(mlist)
+    flags.page_size(mlist, 50, maximum=500)
     mlist.add_argument("--search", help="method name terms")
     mlist.add_argument("--area", help="case-insensitive exact area name or area ID")
     mlist.add_argument(
@@ -387,10 +221,10 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         type=IntRange("--introduced-year", 1, 9999),
         help="year the method was introduced",
     )
-    _order(
+    flags.order(
         mlist, ["name", "full_name", "introduced_year", "created_at", "paper_count"], "name", "asc"
     )
-    _json(mlist)
+    flags.json(mlist)
 
     _, clist = _entity(
         b,
@@ -401,7 +235,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         list_help="Conferences.",
     )
     clist.add_argument("--year", type=IntRange("--year", 1, 9999), help="only this year")
-    _json(clist)
+    flags.json(clist)
 
     _, olist = _entity(
         b,
@@ -412,7 +246,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         list_help="Organizations.",
     )
     olist.add_argument("--featured-only", action="store_true", help="only featured organizations")
-    _json(olist)
+    flags.json(olist)
 
     _, flist = _entity(
         b,
@@ -425,7 +259,7 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
     flist.add_argument("--domain", help="exact domain name or slug")
     flist.add_argument("--category", help="exact category name or slug")
     flist.add_argument("--platform", help="exact platform name")
-    _json(flist)
+    flags.json(flist)
 
     bench, blist = _entity(
         b,
@@ -436,9 +270,9 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         json_flag=False,
         list_help="Benchmarks, grouped by area and task or flat.",
     )
-    _limit(bench, 20, 100, "rows per page", paged=True)
-    _page(bench)
-    _is_open(bench, "rows")
+    flags.limit(bench, 20, 100, "rows per page", paged=True)
+    flags.page(bench)
+    flags.is_open(bench, "rows")
     bench.add_argument(
         "--max-parameters",
         type=parameter_size,
@@ -483,12 +317,12 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         metavar="METRIC:higher,METRIC:lower",
         help="keep the Pareto frontier over two or more objectives",
     )
-    _json(bench)
-    _page(blist)
-    _page_size(blist, 50)
+    flags.json(bench)
+    flags.page(blist)
+    flags.page_size(blist, 50)
     blist.add_argument("--search", help="benchmark name terms")
     blist.add_argument("--task", help="task slug, name or ID (trend-ranked by default)")
-    _grouping(blist)
+    flags.grouping(blist)
     blist.add_argument("--area", help="area name or ID (grouped output only)")
     blist.add_argument(
         "--benchmarks-per-task",
@@ -504,9 +338,9 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse
         type=IntRange("--min-eval-count", 0, None),
         help="only benchmarks with at least this many evaluations",
     )
-    _is_open(blist, "benchmarks")
-    _order(blist, ["trending", "name", "full_name", "created_at", "paper_count"], None, "asc")
-    _json(blist)
+    flags.is_open(blist, "benchmarks")
+    flags.order(blist, ["trending", "name", "full_name", "created_at", "paper_count"], None, "asc")
+    flags.json(blist)
 
     version = b.leaf(top, "version", "version", "Print the CLI version.")
     del version
@@ -525,9 +359,9 @@ def _entity(
 ) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
     """An entity command (`--name` detail) and its optional nested `list` subcommand."""
     parser = b.leaf(top, name, name, help_text)
-    _name(parser, name_help)
+    flags.name(parser, name_help)
     if json_flag:
-        _json(parser)
+        flags.json(parser)
     nested = parser.add_subparsers(
         dest=f"{name}_command", metavar="list", parser_class=b.parser_class
     )
@@ -559,51 +393,6 @@ def research_actions(command: str) -> list[argparse.Action]:
 
 
 def namespace_for(command: str, values: Mapping[str, Any]) -> argparse.Namespace:
-    """Arguments for a handler from already-typed or textual values keyed by dest.
-
-    Defaults come from the parser; strings for typed options go through the option's own
-    converter so the validation messages are the CLI's.
-    """
-    actions = _ACTIONS[command]
-    unknown = sorted(set(values) - set(actions))
-    if unknown:
-        raise UsageError(f"unknown option(s) for pwc {command}: {', '.join(unknown)}")
-    args = argparse.Namespace(command=command)
-    for dest, action in actions.items():
-        if isinstance(action, argparse._SubParsersAction):
-            continue
-        setattr(args, dest, _copy_default(action.default))
-    for dest, value in values.items():
-        if value is None:
-            continue
-        setattr(args, dest, _convert(actions[dest], value))
-    return args
-
-
-def _copy_default(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
-
-
-def _convert(action: argparse.Action, value: Any) -> Any:
-    flag = action.option_strings[0] if action.option_strings else action.dest
-    if action.nargs == 0:
-        if not isinstance(value, bool):
-            raise UsageError(f"{flag} expects a boolean")
-        return value
-    if action.choices is not None and str(value) not in action.choices:
-        choices = ", ".join(repr(c) for c in action.choices)
-        raise UsageError(f"argument {flag}: invalid choice: {value!r} (choose from {choices})")
-    if isinstance(action, argparse._AppendAction):
-        items = value if isinstance(value, list | tuple) else [value]
-        return [_typed(action, flag, item) for item in items]
-    return _typed(action, flag, value)
-
-
-def _typed(action: argparse.Action, flag: str, value: Any) -> Any:
-    converter = action.type
-    if converter is None:
-        return str(value)
-    try:
-        return converter(value if isinstance(value, str) else str(value))
-    except argparse.ArgumentTypeError as exc:
-        raise UsageError(f"argument {flag}: {exc}") from None
+    """Arguments for a handler from already-typed or textual values keyed by dest; a refused
+    value raises ArgumentError (pwc_cli.argparsing.namespace_from)."""
+    return namespace_from(command, _ACTIONS[command], values)

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pwc_cli.leaderboard import aliases_of
+
 MAX_PARAMETER_SIZE = 9_223_372_036_854_775_806
 MAX_TEXT = 500  # a name, slug, ID, URL, title or query
 MAX_METRIC_NAME = 100  # leaderboard metric names are a few words
@@ -99,9 +101,12 @@ iso_date = IsoDate()
 
 def finite_float(text: str) -> float:
     try:
-        return float(str(text).strip())
+        number = float(str(text).strip())
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(number):  # `nan` compares false with everything: a filter that lies
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -184,16 +189,22 @@ class MetricThreshold:
     __name__ = "METRIC=VALUE"
 
     def __call__(self, text: str) -> tuple[str, float]:
-        name, sep, value = str(text).partition("=")
-        if not sep or not name.strip() or not value.strip():
+        # The value is a number and never holds "=": split at the last one, so a metric name
+        # with "=" in it (a tool's {name: value} object) stays whole.
+        name, sep, value = str(text).rpartition("=")
+        if not sep or not value.strip():
             raise argparse.ArgumentTypeError("expected METRIC=VALUE")
+        if not name.strip():
+            raise argparse.ArgumentTypeError("a metric name must not be blank")
         _within(name, self.name_length, "a metric name")
         try:
             number = float(value.strip())
         except ValueError:
             raise argparse.ArgumentTypeError("metric threshold must be numeric") from None
-        if math.isnan(number):
-            raise argparse.ArgumentTypeError("metric threshold must be numeric")
+        if not math.isfinite(number):  # NaN passes no comparison; inf is no threshold
+            raise argparse.ArgumentTypeError(
+                f"metric threshold must be a finite number, got {value.strip()!r}"
+            )
         return name.strip(), number
 
 
@@ -236,7 +247,25 @@ class ParetoObjectives:
             objectives.append((name.strip(), direction.strip()))
         if len(objectives) < self.min_items:
             raise argparse.ArgumentTypeError("Pareto selection requires at least two metrics")
+        seen: dict[str, str] = {}
+        for name, _ in objectives:  # one metric both higher and lower is no trade-off
+            key = _metric_key(name)
+            if key in seen:
+                raise argparse.ArgumentTypeError(
+                    f"each Pareto objective must be a different metric; {seen[key]!r} and "
+                    f"{name!r} are the same metric"
+                    if seen[key] != name
+                    else f"each Pareto objective must be a different metric; {name!r} repeats"
+                )
+            seen[key] = name
         return tuple(objectives)
+
+
+def _metric_key(name: str) -> str:
+    """One key for the names of one metric: case-insensitive, aliases (Top-1, Top 1 Accuracy)
+    folded together by the leaderboard's alias table."""
+    wanted = " ".join(name.split()).casefold()
+    return min([wanted, *aliases_of(wanted)])
 
 
 pareto_objectives = ParetoObjectives()

@@ -17,12 +17,15 @@ from pwc_cli.commands import run as run_handler
 from pwc_cli.commands.papers import outside_catalog
 from pwc_cli.errors import (
     HTTPStatusError,
+    NotFoundError,
     ResponseError,
+    UsageError,
 )
 from pwc_cli.parser import namespace_for
 from pwc_cli.references import OutsideCatalog, canonical_reference, identifier_fallback
 from pwc_cli.transport import paper_segment
 from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
+from pwc_mcp.tool_errors import tool_error
 
 CHUNK_LIMIT = 65_536
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -60,16 +63,21 @@ class CatalogService:
     # --- handlers ------------------------------------------------------------------------
 
     def run(self, command: str, values: dict[str, Any]) -> Any:
-        """The CLI handler's JSON payload for these values (keyed by parser dest)."""
-        args = namespace_for(command, values)
-        if command in PAPER_COMMANDS:
-            try:
-                args.paper = self.resolve(args.paper)
-            except OutsideCatalog as outside:
-                if command == "paper info":  # metadata is the answer; other tools need the catalog
-                    return outside_catalog(outside.metadata)
-                raise
-        return run_handler(args, self.transport)
+        """The CLI handler's JSON payload for these values (keyed by parser dest); a refused
+        value or a missing record is said with the tool's parameter names."""
+        args = None
+        try:
+            args = namespace_for(command, values)
+            if command in PAPER_COMMANDS:
+                try:
+                    args.paper = self.resolve(args.paper)
+                except OutsideCatalog as outside:
+                    if command == "paper info":  # metadata is the answer; others need the catalog
+                        return outside_catalog(outside.metadata)
+                    raise
+            return run_handler(args, self.transport)
+        except (UsageError, NotFoundError) as error:
+            raise tool_error(error, command, args) from error
 
     # --- paper references ----------------------------------------------------------------
 
@@ -207,15 +215,22 @@ class Readiness:
         self._clock = clock
         self._ok_every = ok_every
         self._retry_every = retry_every
-        # A fresh process is ready until a probe says otherwise: /health must not report 503
-        # merely because no probe has finished yet.
-        self.ready = True
+        # None until the first probe ends: /health says "starting", never a readiness it has
+        # not seen (a fresh process against a dead catalog is not ok).
+        self.ready: bool | None = None
         self._due = 0.0
         self._lock = threading.Lock()
         self._running = False
+        self._first = threading.Event()
 
-    def poll(self) -> bool:
-        """Current state; starts a background probe when one is due (never waits for it)."""
+    def wait_first(self, timeout: float) -> bool | None:
+        """Wait at most ``timeout`` seconds for the first probe to end (start-up only)."""
+        self._first.wait(timeout)
+        return self.ready
+
+    def poll(self) -> bool | None:
+        """Current state (None: no probe has ended yet); starts a background probe when one is
+        due (never waits for it)."""
         with self._lock:
             start = not self._running and self._clock() >= self._due
             if start:
@@ -235,3 +250,4 @@ class Readiness:
                 self.ready = ok
                 self._due = self._clock() + (self._ok_every if ok else self._retry_every)
                 self._running = False
+            self._first.set()

@@ -11,10 +11,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import inspect
+import math
 import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+from fastmcp.exceptions import ToolError
 from pydantic import BeforeValidator, Field
 
 from pwc_cli.parser import research_actions
@@ -23,6 +25,7 @@ from pwc_cli.types import (
     IsoDate,
     MetricList,
     MetricThreshold,
+    ParameterSize,
     ParetoObjectives,
     finite_float,
 )
@@ -160,7 +163,9 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
     # Lists and objects: the converter's bounds on item count and item length (pwc_cli.types).
     if isinstance(kind, MetricThreshold):
         bound = "minimum" if action.dest == "minimum_metrics" else "maximum"
-        metric = Annotated[str, Field(min_length=1, max_length=kind.name_length)]
+        # A blank name is refused by the converter, which names the parameter (pydantic's
+        # message for a dict key reads `minimum_metrics..[key]`).
+        metric = Annotated[str, Field(max_length=kind.name_length)]
         return Annotated[
             dict[metric, float] | None,  # type: ignore[valid-type]
             Field(
@@ -192,12 +197,32 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
                 ),
             ),
         ], None
+    if isinstance(kind, ParameterSize):
+        return Annotated[
+            str | None,
+            BeforeValidator(_size_text),
+            Field(
+                max_length=kind.max_length,
+                description=f"{help_text}; a JSON number (100000000, 1.5e9) is accepted too",
+            ),
+        ], None
     length = _bound(action)
     if not action.option_strings or action.required:
         return Annotated[str, Field(min_length=1, max_length=length, description=help_text)], (
             inspect.Parameter.empty
         )
     return Annotated[str | None, Field(max_length=length, description=help_text)], None
+
+
+def _size_text(value: Any) -> Any:
+    """A size sent as a JSON number (what a model naturally writes) becomes the text the CLI's
+    converter reads: the schema keeps one portable type, "string", and says numbers work too.
+    A non-integral or non-finite number becomes text the converter refuses by name."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def _bound(action: argparse.Action, name: str = "max_length") -> int:
@@ -226,13 +251,17 @@ class ToolParams:
     signature: inspect.Signature
     to_dest: dict[str, str]  # MCP name → CLI dest (MCP-only names are absent)
     extras: frozenset[str]
+    names: dict[str, str]  # CLI dest and every flag spelling → MCP name, for messages
+    required_text: tuple[str, ...]  # text without which the tool cannot run
 
 
 def _build(tool: str) -> ToolParams:
     params: list[inspect.Parameter] = []
     to_dest: dict[str, str] = {}
+    names: dict[str, str] = {}
     for action in research_actions(TOOLS[tool]):
         name = _mcp_name(tool, action)
+        names.update(dict.fromkeys([action.dest, *action.option_strings], name))
         annotation, default = _annotation(tool, action, name)
         if action.dest == "name":  # an entity tool needs its entity
             annotation = Annotated[
@@ -255,10 +284,24 @@ def _build(tool: str) -> ToolParams:
         )
     required = [p for p in params if p.default is inspect.Parameter.empty]
     optional = [p for p in params if p.default is not inspect.Parameter.empty]
-    return ToolParams(inspect.Signature(required + optional), to_dest, frozenset(extras))
+    text = tuple(p.name for p in required if _base(p.annotation) is str)
+    return ToolParams(
+        inspect.Signature(required + optional), to_dest, frozenset(extras), names, text
+    )
+
+
+def _base(annotation: Any) -> Any:
+    return getattr(annotation, "__origin__", annotation)  # Annotated[str, ...] → str
 
 
 PARAMS: dict[str, ToolParams] = {tool: _build(tool) for tool in TOOLS}
+TOOL_OF: dict[str, str] = {command: tool for tool, command in TOOLS.items()}
+
+
+def parameter_names(command: str) -> dict[str, str]:
+    """How the tool that runs `command` names its options: CLI dest or flag → MCP name."""
+    tool = TOOL_OF.get(command)
+    return PARAMS[tool].names if tool else {}
 
 
 def to_cli_values(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -290,6 +333,12 @@ def generated(tool: str):
         spec = PARAMS[tool]
 
         def wrapper(**kwargs: Any) -> Any:
+            # Blank required text is the caller's mistake, said before any request is made
+            # (the catalog would answer in its own names: `q is required`).
+            for name in spec.required_text:
+                value = kwargs.get(name)
+                if isinstance(value, str) and not value.strip():
+                    raise ToolError(f"invalid_argument: {name} must not be blank")
             return fn(**kwargs)
 
         wrapper.__name__ = tool

@@ -7,42 +7,53 @@ every URL, address and path removed.
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
 import re
 
 from fastmcp.exceptions import ToolError
 
+from pwc_cli.commands import FILTER_FLAGS
 from pwc_cli.errors import (
     AmbiguousError,
+    ArgumentError,
     HTTPStatusError,
     NotFoundError,
     ResponseError,
     UpstreamTimeout,
     UsageError,
 )
-from pwc_mcp.params import RENAMES
+from pwc_mcp.params import RENAMES, parameter_names
 
 log = logging.getLogger("pwc_mcp.catalog")
 DETAIL_CHARS = 120
 REJECTED = "the catalog rejected the request"
 
 
-def tool_error(error: BaseException) -> ToolError:
-    """One stable, prefixed, content-safe message per failure class."""
+def tool_error(
+    error: BaseException, command: str | None = None, args: argparse.Namespace | None = None
+) -> ToolError:
+    """One stable, prefixed, content-safe message per failure class. With the `command` that
+    failed (and its `args`), options are named as its tool names them, not as CLI flags."""
     if isinstance(error, ToolError):
         return error
+    upstream = error.__cause__ or error.__context__
     if isinstance(error, AmbiguousError):
-        return ToolError(f"ambiguous: {error}")
+        return ToolError(f"ambiguous: {in_tool_words(str(error), command)}")
     if isinstance(error, NotFoundError):
-        return ToolError(f"not_found: {error}")
+        listed = None
+        if isinstance(upstream, HTTPStatusError) and command and args is not None:
+            listed = missing_filter(upstream, command, args)
+        return ToolError(f"not_found: {listed or in_tool_words(str(error), command)}")
     if isinstance(error, UsageError):
-        upstream = error.__cause__ or error.__context__
         if isinstance(upstream, HTTPStatusError):  # the CLI's words around an upstream answer
             if upstream.status in (400, 422):
                 return ToolError(f"invalid_argument: {rejection(upstream.detail)}")
             return ToolError(f"invalid_argument: {upstream_line(str(error))}")
-        return ToolError(f"invalid_argument: {error}")
+        if isinstance(error, ArgumentError) and command:
+            return ToolError(f"invalid_argument: {argument_said(error, command)}")
+        return ToolError(f"invalid_argument: {in_tool_words(str(error), command)}")
     if isinstance(error, UpstreamTimeout):
         return ToolError("upstream_timeout: the Papers With Code catalog timed out")
     if isinstance(error, HTTPStatusError):
@@ -63,6 +74,62 @@ def tool_error(error: BaseException) -> ToolError:
             return ToolError(f"upstream_error: {message}")
     log.warning("generic catalog error type=%s", type(error).__name__)
     return ToolError("upstream_error: the Papers With Code catalog request failed")
+
+
+# --- options as the tool names them ----------------------------------------------------
+
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def in_tool_words(message: str, command: str | None) -> str:
+    """A CLI message with each `--flag` of `command` said as its tool's parameter name."""
+    if not command:
+        return message
+    names = parameter_names(command)
+    return _FLAG.sub(lambda m: names.get(m.group(0), m.group(0)), message)
+
+
+def argument_said(error: ArgumentError, command: str) -> str:
+    """`argument --min: metric threshold must ...` → `minimum_metrics: metric threshold must
+    ...`; a reason that is a predicate reads as one sentence (`limit must be 1-25`)."""
+    name = parameter_names(command).get(error.dest, error.dest)
+    reason = in_tool_words(error.reason, command)
+    if reason.startswith(f"{name} "):
+        return reason
+    return f"{name} {reason}" if reason.startswith("must ") else f"{name}: {reason}"
+
+
+_NOT_FOUND = re.compile(r"(?P<kind>[A-Za-z]{1,20}) not found: (?P<value>.{1,500})")
+
+
+def missing_filter(upstream: HTTPStatusError, command: str, args: argparse.Namespace) -> str | None:
+    """A catalog 404 for a listing's filters, said as the tool's parameter and the value asked:
+    `task 'no-such-task' is not in the catalog`. The catalog's own detail picks which filter
+    (its wording is parsed, never shown); None when no filter was given."""
+    names = parameter_names(command)
+    asked = [
+        (dest, str(item))
+        for dest in FILTER_FLAGS
+        for item in _values(getattr(args, dest, None))
+        if dest in names
+    ]
+    if not asked:
+        return None
+    found = _NOT_FOUND.fullmatch(_detail_text(upstream.detail).strip())
+    if found:
+        kind, value = found["kind"].casefold(), found["value"].strip().casefold()
+        named = [(d, v) for d, v in asked if d == kind and v.strip().casefold() == value]
+        asked = named or asked
+    said = ", ".join(f"{names[dest]} {value!r}" for dest, value in asked)
+    if len(asked) == 1:
+        return f"{said} is not in the catalog"
+    return f"no catalog record matches {said}"
+
+
+def _values(value: object) -> list[object]:
+    if isinstance(value, list | tuple):
+        return list(value)
+    return [value] if value else []
 
 
 # --- upstream 400/422 details -------------------------------------------------------------

@@ -163,7 +163,7 @@ async def test_pareto_selection(client: Client) -> None:
         (
             "get_benchmark",
             {"benchmark": "imagenet", "max_parameters": "3K"},
-            "invalid_argument: argument --max-parameters: expected a positive integer",
+            "invalid_argument: max_parameters: expected a positive integer",
         ),
         (
             "get_benchmark",

@@ -120,13 +120,14 @@ async def test_one_step_over_any_bound_is_refused_before_the_handler(
 
 
 async def test_the_bounds_allow_real_use(client: Client, sample: RunningCatalog) -> None:
-    """At the bound, a call runs: eight objectives, eight required metrics, long names."""
+    """At the bound, a call runs: eight required metrics, long names (eight objectives must be
+    eight metrics: tests/cli/test_strict_values.py)."""
     name = "Top 1 Accuracy".rjust(100)  # names are stripped: the longest spelling still matches
     result = await client.call_tool_mcp(
         "get_benchmark",
         {
             "benchmark": "ImageNet",
-            "pareto": [f"{name}:higher"] * 8,
+            "pareto": [f"{name}:higher", f"{'GFLOPs'.rjust(100)}:lower"],
             "require_metrics": [name] * 8,
             "minimum_metrics": {name: 80.0},
             "sort_metric": f"{name}:desc",
