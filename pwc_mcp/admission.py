@@ -6,8 +6,10 @@ POST /mcp, in order (nothing is held, counted or refreshed until the body has ar
    the client reads the answer, not a reset); a malformed one -> 400;
 2. the body, with a streaming cap (-> 413) and a deadline for the whole body (-> 408), so a
    stalled upload holds no concurrency lease and no budget: it costs only its socket;
-3. the JSON-RPC shape -> 400 (-32700/-32600/-32602), spending one housekeeping unit (429 once
-   that budget is spent);
+3. the Content-Type (-> 415), the JSON-RPC shape (-> 400 -32700/-32600/-32602) and the
+   MCP-Protocol-Version header (-> 400 -32022 listing the supported versions), each answered
+   here with a JSON-RPC body before the SDK can answer in its own words, spending one
+   housekeeping unit (429 once that budget is spent);
 4. the concurrency lease: global -> 503, per identity (and per IPv6 /48) -> 429;
 5. the budget of the method: MCP work spends the request budget; ``initialize``, ``ping``,
    ``server/discover`` and notifications spend the housekeeping budget -> 429 with
@@ -25,7 +27,14 @@ import re
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pwc_mcp.jsonrpc import INVALID_REQUEST, BadMessage, parse_message, send_error
+from pwc_mcp.jsonrpc import (
+    INVALID_REQUEST,
+    BadMessage,
+    check_content_type,
+    check_protocol_version,
+    parse_message,
+    send_error,
+)
 from pwc_mcp.limits import RATE_LIMITED, STATE_KEY, Client, RateLimiter, Refusal
 from pwc_mcp.telemetry import OPS_KEY
 
@@ -166,13 +175,17 @@ class McpAdmission:
         state = scope.setdefault("state", {})
         client = state[STATE_KEY] = self.limiter.identify(scope)
         try:
+            check_content_type(header_values(scope, b"content-type"))
             message, method, tool = parse_message(body)
+            check_protocol_version(header_values(scope, b"mcp-protocol-version"), message.get("id"))
         except BadMessage as bad:
             refusal = await self.limiter.hit_housekeeping(client)
             if refusal is not None:
                 await send_refusal(send, refusal, bad.rpc_id)
             else:
-                await send_error(send, 400, bad.code, bad.message, rpc_id=bad.rpc_id)
+                await send_error(
+                    send, bad.status, bad.code, bad.message, rpc_id=bad.rpc_id, data=bad.data
+                )
             return
         rpc_id = message.get("id")
         state[RPC_ID_KEY] = rpc_id

@@ -13,6 +13,8 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio.to_thread
+
 os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
 os.environ.setdefault("FASTMCP_ENABLE_RICH_LOGGING", "false")
@@ -30,13 +32,17 @@ from pwc_mcp.cli import entry, main  # noqa: E402, F401  (the entry point's form
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
 from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
+from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.server import build_server  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"
-SUPPORTED_PROTOCOLS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 DOCS_CACHE = "public, max-age=3600"
+# Start-up waits at most this long for the first readiness probe, so a healthy server's first
+# /health already says ok; a slower catalog leaves /health at "starting" (503) until it answers.
+STARTUP_GRACE = 2.0
+STARTING_RETRY_AFTER = "1"
 
 
 def build_catalog(settings: Settings) -> CatalogService:
@@ -94,7 +100,12 @@ async def _docs_document(mcp: FastMCP) -> dict[str, Any]:
     }
 
 
-def create_app(settings: Settings | None = None, catalog: CatalogService | None = None) -> ASGIApp:
+def create_app(
+    settings: Settings | None = None,
+    catalog: CatalogService | None = None,
+    *,
+    startup_grace: float = STARTUP_GRACE,
+) -> ASGIApp:
     settings = settings or Settings.from_env()
     catalog = catalog or build_catalog(settings)
     from pwc_mcp.guards import protect
@@ -103,22 +114,27 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     limiter = RateLimiter(settings)
     mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check])
     readiness = Readiness(lambda: _probe(catalog))
+    readiness.poll()  # the first probe starts now, in the background
     docs: list[bytes] = []
 
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> JSONResponse:
-        ok = readiness.poll()
+        # Never claims what no probe has seen: "starting" (503, retry in a second) until the
+        # first probe ends, then the cached result; a load balancer sends traffic on 200 only.
+        ready = readiness.poll()
+        status = "starting" if ready is None else "ok" if ready else "unavailable"
         body = {
-            "status": "ok" if ok else "unavailable",
+            "status": status,
             "service": "pwc-mcp",
             "version": __version__,
             "protocol": PROTOCOL,
         }
         if limiter.degraded:  # shared limit storage failing: limits hold per process meanwhile
             body["limits"] = "degraded"
-        return JSONResponse(
-            body, status_code=200 if ok else 503, headers={"Cache-Control": "no-store"}
-        )
+        headers = {"Cache-Control": "no-store"}
+        if ready is None:
+            headers["Retry-After"] = STARTING_RETRY_AFTER
+        return JSONResponse(body, status_code=200 if ready else 503, headers=headers)
 
     @mcp.custom_route("/.well-known/mcp", methods=["GET"])
     async def well_known(request: Request) -> JSONResponse:
@@ -171,6 +187,7 @@ def create_app(settings: Settings | None = None, catalog: CatalogService | None 
     @contextlib.asynccontextmanager
     async def with_thread_pool(app: Any) -> AsyncIterator[None]:
         configure_thread_pool(settings)
+        await anyio.to_thread.run_sync(readiness.wait_first, startup_grace)
         async with lifespan(app):
             yield
 

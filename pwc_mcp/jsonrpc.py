@@ -12,7 +12,11 @@ from starlette.types import Send
 from pwc_mcp.limits import SEMANTIC_TOOL
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
+UNSUPPORTED_PROTOCOL_VERSION = -32022  # 2026-07-28: data = {"supported": [...], "requested": ...}
 MAX_JSON_DEPTH = 64
+MAX_URI_CHARS = 2048  # a resource URI; every template argument is bounded far below this
+# Newest first: the modern per-request era, then the handshake era the SDK negotiates.
+SUPPORTED_PROTOCOLS = ("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 
 
 async def send_error(
@@ -23,11 +27,14 @@ async def send_error(
     *,
     rpc_id: str | int | None = None,
     headers: Iterable[tuple[bytes, bytes]] = (),
+    data: Any = None,
 ) -> None:
     """A short JSON-RPC error body (the MCP spec allows one on transport refusals too)."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
     body = json.dumps(
-        {"jsonrpc": "2.0", "id": rpc_id, "error": {"code": code, "message": message}},
-        separators=(",", ":"),
+        {"jsonrpc": "2.0", "id": rpc_id, "error": error}, separators=(",", ":")
     ).encode()
     await send(
         {
@@ -45,9 +52,18 @@ async def send_error(
 
 
 class BadMessage(Exception):
-    def __init__(self, code: int, message: str, rpc_id: str | int | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        rpc_id: str | int | None = None,
+        *,
+        status: int = 400,
+        data: Any = None,
+    ) -> None:
         super().__init__(message)
         self.code, self.message, self.rpc_id = code, message, rpc_id
+        self.status, self.data = status, data
 
 
 def _valid_id(value: Any) -> bool:
@@ -120,6 +136,45 @@ def parse_message(body: bytes) -> tuple[dict[str, Any], str, str | None]:
             mode = (arguments or {}).get("mode")
             if name == SEMANTIC_TOOL and mode is not None and not isinstance(mode, str):
                 raise BadMessage(INVALID_PARAMS, "invalid params: mode must be a string", rpc_id)
-    elif method == "resources/read" and not isinstance(params.get("uri"), str):
-        raise BadMessage(INVALID_PARAMS, "invalid params: uri must be a string", rpc_id)
+    elif method == "resources/read":
+        uri = params.get("uri")
+        if not isinstance(uri, str):
+            raise BadMessage(INVALID_PARAMS, "invalid params: uri must be a string", rpc_id)
+        if len(uri) > MAX_URI_CHARS:
+            raise BadMessage(
+                INVALID_PARAMS,
+                f"invalid params: uri is longer than {MAX_URI_CHARS} characters",
+                rpc_id,
+            )
     return message, method, tool
+
+
+def check_content_type(values: list[str]) -> None:
+    """POST /mcp carries one JSON body; anything else gets a JSON-RPC answer, not the SDK's text."""
+    media = values[0].split(";", 1)[0].strip().lower() if len(values) == 1 else ""
+    if media != "application/json":
+        raise BadMessage(
+            INVALID_REQUEST,
+            "unsupported media type: send the JSON-RPC message with Content-Type: application/json",
+            status=415,
+        )
+
+
+def check_protocol_version(values: list[str], rpc_id: str | int | None) -> None:
+    """An MCP-Protocol-Version this server does not speak -> 400 -32022 naming the ones it does.
+
+    The 2026-07-28 UnsupportedProtocolVersionError shape in both eras (a handshake-era client
+    reads the message; a modern one picks from ``data.supported``). The SDK would route any
+    unknown value to its modern path and answer with an unrelated ``_meta`` complaint.
+    """
+    if not values:
+        return  # legacy clients may omit it (served as 2025-03-26)
+    requested = values[0].strip() if len(values) == 1 else ",".join(values)
+    if len(values) == 1 and requested in SUPPORTED_PROTOCOLS:
+        return
+    raise BadMessage(
+        UNSUPPORTED_PROTOCOL_VERSION,
+        "unsupported protocol version: this server supports " + ", ".join(SUPPORTED_PROTOCOLS),
+        rpc_id,
+        data={"supported": list(SUPPORTED_PROTOCOLS), "requested": requested[:64]},
+    )

@@ -7,14 +7,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from fastmcp import FastMCP
-from fastmcp.exceptions import ToolError, ValidationError
+from fastmcp.exceptions import NotFoundError, ResourceError, ToolError, ValidationError
 from fastmcp.server.middleware import Middleware, MiddlewareContext
+from mcp import MCPError
 from mcp.server.caching import CacheHint
 from pydantic import ValidationError as PydanticValidationError
 
 from pwc_cli import deadline
-from pwc_mcp import __version__, prompts
+from pwc_mcp import __version__, completion, prompts
 from pwc_mcp.catalog import CatalogService
+from pwc_mcp.jsonrpc import INVALID_PARAMS
 from pwc_mcp.tools import benchmarks, papers, taxonomy
 
 HOUR_MS = 3_600_000
@@ -74,8 +76,40 @@ class ToolCalls(Middleware):
             raise ToolError("invalid_argument: invalid arguments") from None
 
     async def on_read_resource(self, context: MiddlewareContext, call_next):  # type: ignore[override]
-        with deadline.within(self.call_timeout, self.clock):
+        """A caller's mistake is -32602, never -32603: an unknown or unmatched URI and a record
+        the catalog does not hold are the resource-not-found error (-32602 with ``data.uri``,
+        2026-07-28 and the SDK's own), an argument the tools refuse is invalid params. Only
+        upstream failures stay internal errors, in the tools' words."""
+        uri = str(context.message.uri)
+        try:
+            with deadline.within(self.call_timeout, self.clock):
+                return await call_next(context)
+        except NotFoundError:
+            raise resource_not_found(uri, "no pwc:// resource template matches it") from None
+        except ResourceError as error:
+            message = str(error)
+            if message.startswith("not_found:"):
+                raise resource_not_found(uri, message.removeprefix("not_found:").strip()) from None
+            if message.startswith("invalid_argument:"):
+                raise MCPError(INVALID_PARAMS, message) from None
+            raise
+
+    async def on_get_prompt(self, context: MiddlewareContext, call_next):  # type: ignore[override]
+        """Unknown prompt or missing argument: -32602 in one line that never echoes input."""
+        try:
             return await call_next(context)
+        except NotFoundError:
+            raise MCPError(
+                INVALID_PARAMS, "invalid params: unknown prompt; prompts/list names them"
+            ) from None
+        except ValidationError:
+            raise MCPError(
+                INVALID_PARAMS, "invalid params: a required argument is missing; see prompts/list"
+            ) from None
+
+
+def resource_not_found(uri: str, reason: str) -> MCPError:
+    return MCPError(INVALID_PARAMS, f"resource not found: {reason}", {"uri": uri})
 
 
 def build_server(
@@ -99,6 +133,7 @@ def build_server(
             prompts.provider,
         ],
     )
+    mcp.add_completion_handler(completion.Completer(catalog, call_timeout=call_timeout))
     mcp._mcp_server.title = "Papers With Code"  # FastMCP 4 has no constructor argument for it
     # Per-method hints (SEP-2549): catalogs for an hour, resource reads for five minutes.
     hints = mcp._mcp_server.cache_hints

@@ -24,7 +24,7 @@ NODE_VERSION=22.23.3
 CONFORMANCE_VERSION=0.1.16
 INSPECTOR_VERSION=2.12.0
 # Scenarios that apply to this server and must pass (the suite also runs the rest).
-REQUIRED_SCENARIOS=server-initialize,ping,logging-set-level,tools-list,resources-list,prompts-list,dns-rebinding-protection
+REQUIRED_SCENARIOS=server-initialize,ping,completion-complete,logging-set-level,tools-list,resources-list,prompts-list,dns-rebinding-protection
 INSPECTOR_TIMEOUT=30   # seconds per Inspector call: a hung client is a FAIL, not a stuck run
 INSTALL_TIMEOUT=240
 

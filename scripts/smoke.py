@@ -3,7 +3,8 @@
 
 Checks, one output line each (``ok`` or ``FAIL`` with the reason):
 
-1. ``health``       GET /health answers 200 with ``"status": "ok"``;
+1. ``health``       GET /health answers 200 with ``"status": "ok"`` (a server still
+                    ``"starting"`` is asked again every second for up to ``--health-wait`` s);
 2. ``initialize``   a real MCP ``initialize`` on the single /mcp endpoint (then the
                     ``notifications/initialized`` a client sends);
 3. ``tools/list``   the server lists the expected number of tools (21), ``read_paper`` among them;
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +32,7 @@ import httpx
 PROTOCOL = "2025-11-25"
 DEFAULT_PAPER = "1706.03762"
 EXPECTED_TOOLS = 21
+HEALTH_WAIT = 30.0  # the first readiness probe ends within the 25 s catalog timeout
 MCP_HEADERS = {
     "Accept": "application/json, text/event-stream",
     "Content-Type": "application/json",
@@ -76,7 +79,9 @@ class Smoke:
         timeout: float,
         host_header: str | None,
         transport: httpx.BaseTransport | None = None,
+        health_wait: float = HEALTH_WAIT,
     ) -> None:
+        self.health_wait = health_wait
         headers = {"User-Agent": "pwc-mcp-smoke/1"}
         if host_header:
             headers["Host"] = host_header
@@ -141,12 +146,17 @@ class Smoke:
     # -- checks -----------------------------------------------------------------------------
 
     def health(self) -> str:
-        response = self.client.get("/health")
-        try:
-            body = response.json()
-        except ValueError:
-            body = None
-        status = body.get("status") if isinstance(body, dict) else None
+        until = time.monotonic() + self.health_wait
+        while True:
+            response = self.client.get("/health")
+            try:
+                body = response.json()
+            except ValueError:
+                body = None
+            status = body.get("status") if isinstance(body, dict) else None
+            if status != "starting" or time.monotonic() >= until:
+                break
+            time.sleep(1.0)  # the server's Retry-After while its first probe runs
         if response.status_code != 200 or status != "ok":
             raise CheckFailed(f"HTTP {response.status_code}, status={status!r}")
         return f"status=ok version={body.get('version')}"
@@ -242,6 +252,7 @@ def run(
     host_header: str | None = None,
     out: Any = None,
     transport: httpx.BaseTransport | None = None,
+    health_wait: float = HEALTH_WAIT,
 ) -> int:
     """Run every check; print one line per check; 0 if all passed, else 1."""
     out = out or sys.stdout
@@ -252,6 +263,7 @@ def run(
         timeout=timeout,
         host_header=host_header,
         transport=transport,
+        health_wait=health_wait,
     )
     failed = 0
     with smoke.client:
@@ -296,6 +308,12 @@ def main(argv: list[str] | None = None) -> int:
         help="seconds per request (default 30: above the 25 s catalog timeout)",
     )
     parser.add_argument("--host-header", help="send this Host header instead of the URL's")
+    parser.add_argument(
+        "--health-wait",
+        type=float,
+        default=HEALTH_WAIT,
+        help=f"seconds to wait for a starting server's first probe (default {HEALTH_WAIT:g})",
+    )
     args = parser.parse_args(argv)
     try:
         base_url(args.url)
@@ -307,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         expect_tools=args.expect_tools,
         timeout=args.timeout,
         host_header=args.host_header,
+        health_wait=args.health_wait,
     )
 
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import socket
 import threading
+from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 
-from pwc_mcp.app import main
+from pwc_mcp.app import create_app, main
 from pwc_mcp.catalog import Readiness
 from pwc_mcp.config import ConfigError, Settings
 from pwc_mcp.guards import HostGuard
+from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.sample import RunningCatalog
 
 
 def test_defaults_are_safe() -> None:
@@ -193,9 +199,11 @@ def test_readiness_never_waits_and_reprobes_on_schedule() -> None:
         return next(answers)
 
     readiness = Readiness(probe, clock=clock, ok_every=30, retry_every=5)
-    assert readiness.poll() is True, "a fresh process is not stuck at 503"
-    assert readiness.poll() is True and len(calls) <= 1, "one probe at a time"
+    assert readiness.poll() is None, "no probe has ended: starting, not ok"
+    assert readiness.poll() is None and len(calls) <= 1, "one probe at a time"
+    assert readiness.wait_first(0) is None
     gate.set()
+    assert readiness.wait_first(5) is False
     _wait_until(lambda: not readiness._running)
     assert readiness.ready is False
     clock.now = 4.0
@@ -230,3 +238,44 @@ def _wait_until(condition, timeout: float = 5.0) -> None:
             return
         event.wait(0.01)
     raise AssertionError("condition not reached")
+
+
+# -- /health at start-up, over real HTTP ------------------------------------------------------
+
+
+@pytest.fixture
+def stalled_catalog() -> Iterator[str]:
+    """A catalog that accepts connections and never answers (the probe cannot end)."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/api/v1"
+
+
+def _health(app: Any) -> httpx.Response:
+    with serve_in_thread(app, name="pwc-mcp-health") as running:
+        return httpx.get(f"{running.origin}/health", timeout=10)
+
+
+def test_health_says_starting_until_the_first_probe_ends(
+    sample: RunningCatalog, stalled_catalog: str
+) -> None:
+    settings = Settings(api_url=stalled_catalog)
+    answer = _health(create_app(settings, startup_grace=0))
+    assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
+    assert answer.json()["status"] == "starting"
+
+
+def test_a_catalog_down_at_start_up_is_unavailable_on_the_first_health(
+    sample: RunningCatalog,
+) -> None:
+    with socket.socket() as closed:  # bound, never listening: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        settings = Settings(api_url=f"http://127.0.0.1:{closed.getsockname()[1]}/api/v1")
+        answer = _health(create_app(settings))
+    assert answer.status_code == 503 and answer.json()["status"] == "unavailable"
+
+
+def test_a_healthy_catalog_is_ok_on_the_first_health(sample: RunningCatalog) -> None:
+    answer = _health(create_app(Settings(api_url=sample.url)))
+    assert answer.status_code == 200 and answer.json()["status"] == "ok"

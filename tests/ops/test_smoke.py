@@ -147,3 +147,17 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_base_url(url: str, base: str) -> None:
     assert load_script("smoke").base_url(url) == base
+
+
+def test_a_server_still_starting_fails_health_once_the_wait_is_over() -> None:
+    """/health says starting until its first probe ends; smoke waits, then names the state."""
+    import socket
+
+    with socket.socket() as stalled:  # accepts, never answers: the first probe cannot end
+        stalled.bind(("127.0.0.1", 0))
+        stalled.listen(8)
+        app = create_app(settings(f"http://127.0.0.1:{stalled.getsockname()[1]}"), startup_grace=0)
+        with server(app) as origin:
+            code, checks, output = smoke(origin, "--health-wait", "0")
+    assert code == 1 and checks["health"] == "FAIL", output
+    assert "FAIL health: HTTP 503, status='starting'" in output

@@ -30,7 +30,7 @@ def _ops_lines(caplog) -> list[re.Match]:
 
 
 def test_one_content_free_line_per_request(serve, caplog, clock):
-    srv = serve(request_limit=4, semantic_limit=1)
+    srv = serve(request_limit=3, semantic_limit=1)
     caplog.set_level(logging.INFO, logger=OPS_LOGGER)
     headers = {"X-PwC-MCP-Client": TAG, "Authorization": SECRET_AUTH}
     forwarded = {"X-Forwarded-For": f"203.0.113.1, {FORGED_IP}"}
@@ -59,7 +59,7 @@ def test_one_content_free_line_per_request(serve, caplog, clock):
         ("search_papers", "tools/call", 200),
         ("get_task", "tools/call", 200),
         ("unknown", "tools/call", 200),
-        ("unknown", "unknown", 400),  # the SDK refuses the unsupported protocol version
+        ("unknown", "unknown", 400),  # admission refuses the unsupported protocol version
         ("get_task", "tools/call", 429),
         ("unknown", "unknown", 400),
         ("unknown", "unknown", 405),
