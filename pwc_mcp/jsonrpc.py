@@ -17,6 +17,8 @@ MAX_JSON_DEPTH = 64
 MAX_URI_CHARS = 2048  # a resource URI; every template argument is bounded far below this
 # Newest first: the modern per-request era, then the handshake era the SDK negotiates.
 SUPPORTED_PROTOCOLS = ("2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+# Served without a handshake (what server/discover lists); the rest are negotiated by initialize.
+STATELESS_PROTOCOLS = SUPPORTED_PROTOCOLS[:1]
 
 
 async def send_error(
@@ -172,9 +174,12 @@ def check_protocol_version(values: list[str], rpc_id: str | int | None) -> None:
     requested = values[0].strip() if len(values) == 1 else ",".join(values)
     if len(values) == 1 and requested in SUPPORTED_PROTOCOLS:
         return
+    # data.supported must agree with server/discover's supportedVersions (the stateless era);
+    # the message also names the versions an initialize handshake can negotiate.
     raise BadMessage(
         UNSUPPORTED_PROTOCOL_VERSION,
-        "unsupported protocol version: this server supports " + ", ".join(SUPPORTED_PROTOCOLS),
+        f"unsupported protocol version: this server supports {', '.join(STATELESS_PROTOCOLS)}"
+        f" (and {', '.join(SUPPORTED_PROTOCOLS[1:])} through initialize)",
         rpc_id,
-        data={"supported": list(SUPPORTED_PROTOCOLS), "requested": requested[:64]},
+        data={"supported": list(STATELESS_PROTOCOLS), "requested": requested[:64]},
     )

@@ -7,8 +7,10 @@
 #  2. Starts `pwc-mcp --sample-catalog` on 127.0.0.1 with production-like settings (Origin
 #     allowlist on: chatgpt.com, claude.ai and the server's own loopback origin; Host allowlist
 #     pinned to the port) and always stops it again (trap).
-#  3. Runs the official conformance suite (active server scenarios) with
-#     scripts/interop-expected-failures.txt as its baseline.
+#  3. Runs the official conformance suite in both protocol eras: 0.1.x (active server scenarios,
+#     2025-11-25) with scripts/interop-expected-failures.txt as its baseline, and the 0.2.0
+#     pre-release (`--requirements 2026-07-28`, the current protocol release) with
+#     scripts/interop-expected-failures-2026-07-28.txt.
 #  4. Runs the MCP Inspector CLI in both protocol eras (legacy and modern): tools/list --strict,
 #     resources/templates/list, prompts/list, one tools/call per tool, one resources/read per
 #     template and one prompts/get per prompt (arguments: scripts/interop_calls.json).
@@ -22,9 +24,11 @@ set -uo pipefail
 
 NODE_VERSION=22.23.3
 CONFORMANCE_VERSION=0.1.16
+CONFORMANCE_NEXT_VERSION=0.2.0-alpha.12   # the 2026-07-28 suite (pre-release on npm)
 INSPECTOR_VERSION=2.12.0
 # Scenarios that apply to this server and must pass (the suite also runs the rest).
 REQUIRED_SCENARIOS=server-initialize,ping,completion-complete,logging-set-level,tools-list,resources-list,prompts-list,dns-rebinding-protection
+REQUIRED_NEXT_SCENARIOS=completion-complete,tools-list,tools-call-error,resources-list,sep-2164-resource-not-found,prompts-list,dns-rebinding-protection,caching,http-header-validation
 INSPECTOR_TIMEOUT=30   # seconds per Inspector call: a hung client is a FAIL, not a stuck run
 INSTALL_TIMEOUT=240
 
@@ -35,9 +39,11 @@ SERVER_BIN=$(dirname "$PY")/pwc-mcp
 CACHE=${PWC_INTEROP_CACHE:-$ROOT/.cache/interop}
 NODE_DIR=$CACHE/node22
 TOOLS_DIR=$CACHE/tools
+TOOLS_NEXT_DIR=$CACHE/tools-next
 RUN=$CACHE/last-run
 RESULTS=$RUN/results.tsv
 EXPECTED=$SCRIPTS/interop-expected-failures.txt
+EXPECTED_NEXT=$SCRIPTS/interop-expected-failures-2026-07-28.txt
 CALLS=$SCRIPTS/interop_calls.json
 HELPER=$SCRIPTS/interop_probe.py
 START=$SECONDS
@@ -144,6 +150,24 @@ else
   record PASS "install $tools_label" "installed"
 fi
 CONFORMANCE=$TOOLS_DIR/node_modules/.bin/conformance
+
+# The 2026-07-28 suite is a different major line of the same package: its own directory.
+NEXT_PKG=$TOOLS_NEXT_DIR/node_modules/@modelcontextprotocol/conformance/package.json
+step "@modelcontextprotocol/conformance@$CONFORMANCE_NEXT_VERSION in ${TOOLS_NEXT_DIR#"$ROOT"/}"
+if [ "$(version_of "$NEXT_PKG")" = "$CONFORMANCE_NEXT_VERSION" ]; then
+  record PASS "install conformance@$CONFORMANCE_NEXT_VERSION" "cached"
+else
+  rm -rf "$TOOLS_NEXT_DIR" && mkdir -p "$TOOLS_NEXT_DIR"
+  printf '{"name":"pwc-interop-tools-next","private":true}\n' > "$TOOLS_NEXT_DIR/package.json"
+  (cd "$TOOLS_NEXT_DIR" && timeout "$INSTALL_TIMEOUT" npm install --no-audit --no-fund \
+      --save-exact "@modelcontextprotocol/conformance@$CONFORMANCE_NEXT_VERSION") \
+    > "$RUN/npm-tools-next.log" 2>&1
+  [ "$(version_of "$NEXT_PKG")" = "$CONFORMANCE_NEXT_VERSION" ] \
+    || abort "install conformance@$CONFORMANCE_NEXT_VERSION" \
+             "npm install failed; see ${RUN#"$ROOT"/}/npm-tools-next.log"
+  record PASS "install conformance@$CONFORMANCE_NEXT_VERSION" "installed"
+fi
+CONFORMANCE_NEXT=$TOOLS_NEXT_DIR/node_modules/.bin/conformance
 INSPECTOR=$TOOLS_DIR/node_modules/.bin/mcp-inspector
 
 # --- 2. the server -----------------------------------------------------------------------------
@@ -186,6 +210,23 @@ else
 fi
 "$PY" "$HELPER" conformance "$RUN/conformance" "$EXPECTED" "$REQUIRED_SCENARIOS" >> "$RESULTS" \
   || record FAIL "conformance results" "could not read ${RUN#"$ROOT"/}/conformance"
+
+step "conformance suite ($CONFORMANCE_NEXT_VERSION), --requirements 2026-07-28"
+"$PY" "$HELPER" xfail-yaml "$EXPECTED_NEXT" "$RUN/expected-failures-2026-07-28.yml" \
+  || abort "conformance 2026-07-28 baseline" "cannot read ${EXPECTED_NEXT#"$ROOT"/}"
+(cd "$RUN" && HOME="$CACHE/home" timeout -k 5 300 "$CONFORMANCE_NEXT" server --url "$URL" \
+    --requirements 2026-07-28 --expected-failures "$RUN/expected-failures-2026-07-28.yml" \
+    -o "$RUN/conformance-2026-07-28") > "$RUN/conformance-2026-07-28.log" 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then
+  record PASS "conformance 2026-07-28 exit status" "0 with the expected-failures baseline"
+else
+  record FAIL "conformance 2026-07-28 exit status" \
+    "exit $rc (124 = timeout); see ${RUN#"$ROOT"/}/conformance-2026-07-28.log"
+fi
+"$PY" "$HELPER" conformance "$RUN/conformance-2026-07-28" "$EXPECTED_NEXT" \
+  "$REQUIRED_NEXT_SCENARIOS" "conformance-2026-07-28" >> "$RESULTS" \
+  || record FAIL "conformance 2026-07-28 results" "could not read ${RUN#"$ROOT"/}/conformance-2026-07-28"
 
 # --- 4. the Inspector CLI in both protocol eras --------------------------------------------------
 "$PY" "$HELPER" inspector-plan "$CALLS" > "$RUN/inspector-plan.tsv" \

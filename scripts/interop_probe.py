@@ -7,7 +7,8 @@ Subcommands:
   version PACKAGE_JSON                 print the package's version ("" when absent)
   free-port                            print a free loopback TCP port
   xfail-yaml TXT OUT_YAML              expected-failures text -> the suite's baseline YAML
-  conformance RESULTS_DIR TXT REQUIRED evaluate the suite's checks.json files
+  conformance RESULTS_DIR TXT REQUIRED [LABEL]
+                                       evaluate the suite's checks.json files
   inspector-plan CALLS_JSON            print the Inspector invocations (kind, name, args)
   inspector-eval ERA DIR CALLS_JSON    evaluate one era's Inspector outputs
 """
@@ -62,7 +63,9 @@ def cmd_xfail_yaml(txt: str, out: str) -> int:
     return 0
 
 
-def cmd_conformance(results_dir: str, txt: str, required_csv: str) -> int:
+def cmd_conformance(
+    results_dir: str, txt: str, required_csv: str, label_prefix: str = "conformance"
+) -> int:
     expected = read_expected(txt)
     required = [r for r in required_csv.split(",") if r]
     outcomes: dict[str, tuple[bool, str]] = {}
@@ -91,7 +94,7 @@ def cmd_conformance(results_dir: str, txt: str, required_csv: str) -> int:
         if name not in outcomes:
             outcomes[name] = (False, "scenario did not run (no checks.json)")
     for name, (ok, detail) in outcomes.items():
-        label = f"conformance {name}"
+        label = f"{label_prefix} {name}"
         if name in expected:
             if ok:
                 emit(
@@ -110,7 +113,7 @@ def cmd_conformance(results_dir: str, txt: str, required_csv: str) -> int:
             emit("FAIL", label, detail)
     for name in expected:
         if name not in outcomes:
-            emit("FAIL", f"conformance {name}", "listed as expected failure but did not run")
+            emit("FAIL", f"{label_prefix} {name}", "listed as expected failure but did not run")
     return 0
 
 

@@ -15,7 +15,7 @@ import pytest
 from mcp import Client as SDKClient
 from mcp import MCPError
 
-from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS
+from pwc_mcp.jsonrpc import STATELESS_PROTOCOLS, SUPPORTED_PROTOCOLS
 from pwc_mcp.localserver import Running
 from tests.e2e.conftest import RPC_HEADERS, modern, rpc
 
@@ -125,8 +125,24 @@ def test_an_unsupported_protocol_version_lists_the_supported_ones(
     assert answer.status_code == 400
     error = error_of(answer)
     assert error["code"] == UNSUPPORTED and answer.json()["id"] == 1
-    assert error["data"] == {"supported": list(SUPPORTED_PROTOCOLS), "requested": version}
+    assert error["data"] == {"supported": list(STATELESS_PROTOCOLS), "requested": version}
     assert all(v in error["message"] for v in SUPPORTED_PROTOCOLS)
+
+
+def test_the_supported_versions_agree_with_server_discover(http: httpx.Client) -> None:
+    """The 2026-07-28 conformance suite requires data.supported to be discover's own list."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+    modern = {**RPC_HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
+    discovered = http.post("/mcp", json=rpc("server/discover", {"_meta": meta}), headers=modern)
+    refused = http.post(
+        "/mcp", json=rpc("tools/list"), headers={**RPC_HEADERS, "MCP-Protocol-Version": "v9"}
+    )
+    supported = discovered.json()["result"]["supportedVersions"]
+    assert error_of(refused)["data"]["supported"] == supported
 
 
 @anyio
