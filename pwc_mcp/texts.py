@@ -303,6 +303,21 @@ def task(item: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def main_scope(scopes: Any) -> str | None:
+    """`Main task scope: T, ranked by M (higher is better).` for the benchmark's main scope
+    among a leaderboard payload's `task_scopes`; None when the rows hold none of it."""
+    main = next((s for s in scopes or [] if isinstance(s, dict) and s.get("main")), None)
+    if main is None:
+        return None
+    task = clip(
+        main.get("task_name") or main.get("task_slug") or main.get("task_id") or "no task", 80
+    )
+    metric, direction = main.get("primary_metric"), main.get("direction")
+    by = f", ranked by {clip(metric, 60)}" if metric else ""
+    by += f" ({direction} is better)" if metric and direction in ("higher", "lower") else ""
+    return f"Main task scope: {task}{by}."
+
+
 def leaderboard(bench: dict[str, Any], header: str, rows: list[Evaluation], tail: str) -> str:
     lines = [f"## {label(bench)}", header + tail]
     lines += [evaluation_line(row, benchmark=False) for row in rows] or ["- no rows"]

@@ -86,12 +86,14 @@ def _pages(total: int, size: int) -> str:
     return f"{pages} page{'s' if pages != 1 else ''} of {size}"
 
 
-def summary_line(data: dict[str, Any], args: argparse.Namespace) -> str:
-    """What the rows are, counted truthfully: which slice of how many, what merging did, and a
-    page past the end said as such."""
+def leaderboard_summary(data: dict[str, Any], size: int, selecting: bool) -> str:
+    """What a leaderboard payload's rows are, counted truthfully: which slice of how many, what
+    merging did, and a page past the end said as such. `size` is the page size asked for;
+    `selecting` says metric filters or a sort chose the rows. One sentence, shared by the CLI
+    view and the MCP tool's text."""
     rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
-    total, page, size = data.get("count"), data.get("page") or 1, args.limit
-    if metric_mode(args):
+    total, page = data.get("count"), data.get("page") or 1
+    if selecting:
         matched = data.get("matched_count") or 0
         if not rows and matched:
             return f"Page {page} is past the end: {matched:,} matching rows fill {_pages(matched, size)}."
@@ -177,7 +179,7 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
             link(
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
-            _wrapped(summary_line(data, args), tty),
+            _wrapped(leaderboard_summary(data, args.limit, metric_mode(args)), tty),
             *scoped_tables(data, rows, args, tty),
         ),
         notes,

@@ -8,10 +8,13 @@ from typing import Any
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
+from pwc_cli.commands.benchmarks import metric_mode
+from pwc_cli.parser import namespace_for
+from pwc_cli.views.benchmarks import leaderboard_summary
 from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
-from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
 from pwc_mcp.projections import benchmark_summary, checked_rows, evaluation
 from pwc_mcp.tools import (
     READ_ONLY,
@@ -26,8 +29,6 @@ from pwc_mcp.tools import (
 )
 from pwc_mcp.tools.papers import _as_resource
 from pwc_mcp.tools.taxonomy import grouped
-
-METRIC_FILTERS = ("require_metrics", "minimum_metrics", "maximum_metrics", "sort_metric", "pareto")
 
 
 def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
@@ -45,11 +46,16 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         metric_directions=directions if isinstance(directions, dict) else {},
         data=bounded(payload),
     )
-    filtered = any(params.get(k) for k in METRIC_FILTERS)
-    matched = f"; {model.matched_count} match the metric filters" if filtered else ""
-    header = (
-        f"{model.evaluation_count} evaluation rows{matched}; returned "
-        f"{len(model.evaluations)} on page {model.page}. Ranks are task-scoped."
+    # The page size and selection exactly as the CLI handler saw them, so the header is the
+    # CLI's own sentence (pwc_cli.views.benchmarks.leaderboard_summary).
+    args = namespace_for(TOOLS["get_benchmark"], to_cli_values("get_benchmark", params))
+    header = texts.joined(
+        [
+            leaderboard_summary(payload, args.limit, metric_mode(args)),
+            texts.main_scope(payload.get("task_scopes")),
+            "Ranks are task-scoped.",
+        ],
+        " ",
     )
     text = texts.leaderboard(bench.model_dump(), header, model.evaluations, more(model.next_page))
     return respond(model, text)
