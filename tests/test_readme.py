@@ -55,3 +55,22 @@ async def test_tool_example_runs(tool: str, example: str, sample) -> None:
     async with Client(build_server(make_service(sample.url))) as client:
         result = await client.call_tool_mcp(tool, json.loads(example))
     assert not result.is_error, result.content[0].text
+
+
+TEXT_EXAMPLES = re.findall(
+    r"^\w+: `(\w+)` with `(\{.*?\})`\n\n```text\n(.*?)\n```", README, flags=re.M | re.S
+)
+
+
+def test_the_readme_shows_a_text_per_tool_family() -> None:
+    assert {tool for tool, _, _ in TEXT_EXAMPLES} >= {"get_paper_lineage", "get_benchmark"}
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("tool", "example", "text"), TEXT_EXAMPLES)
+async def test_text_example_is_what_the_tool_returns(
+    tool: str, example: str, text: str, sample
+) -> None:
+    async with Client(build_server(make_service(sample.url))) as client:
+        result = await client.call_tool_mcp(tool, json.loads(example))
+    assert result.content[0].text == text
