@@ -87,8 +87,9 @@ def order_by_scope(
     rank and primary metric. Returns copies, and each benchmark's main task id."""
     members: Counter[ScopeKey] = Counter()
     first: dict[ScopeKey, int] = {}
+    row_scopes = [scopes_of(row) for row in rows]  # once per row: this runs on every call
     for index, row in enumerate(rows):
-        for scope in scopes_of(row):
+        for scope in row_scopes[index]:
             key = _key(row, scope)
             members[key] += 1
             first.setdefault(key, index)
@@ -97,8 +98,7 @@ def order_by_scope(
         dict.fromkeys([*map(str, benchmarks), *(_text(r.get("dataset_id")) for r in rows)])
     )
     groups: dict[ScopeKey, list[dict[str, Any]]] = {}
-    for row in rows:
-        scopes = scopes_of(row)
+    for row, scopes in zip(rows, row_scopes, strict=True):
         home = min(scopes, key=lambda s: priority[_key(row, s)])
         listed = {**row, "rank_scopes": [home, *(s for s in scopes if s is not home)]}
         groups.setdefault(_key(row, home), []).append(listed)
