@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from pwc_cli.errors import ResponseError
+from pwc_cli.errors import ResponseTooLarge, UndecodableResponse
 
 ACCEPT_ENCODING = "gzip, deflate"  # exactly the codings decoder() accepts
 OVER_LIMIT = "API response exceeded the client byte limit"
@@ -46,7 +46,7 @@ class Zlib:
             out = self._inflate.decompress(data, room + 1)  # max_length 0 would mean unbounded
         except zlib.error:
             if self._started or self._wbits != zlib.MAX_WBITS:
-                raise ResponseError(CORRUPT) from None
+                raise UndecodableResponse(CORRUPT) from None
             self._wbits = -zlib.MAX_WBITS
             self._inflate = zlib.decompressobj(self._wbits)
             return self.decode(data, room)
@@ -60,14 +60,14 @@ def decoder(content_encoding: str | None) -> Decoder:
     codings = [c.strip().lower() for c in (content_encoding or "").split(",")]
     codings = [c for c in codings if c and c != "identity"]
     if len(codings) > 1:
-        raise ResponseError(STACKED)
+        raise UndecodableResponse(STACKED)
     if not codings:
         return Identity()
     if codings[0] in ("gzip", "x-gzip"):
         return Zlib(zlib.MAX_WBITS | 16)
     if codings[0] == "deflate":
         return Zlib(zlib.MAX_WBITS)
-    raise ResponseError(UNSUPPORTED)
+    raise UndecodableResponse(UNSUPPORTED)
 
 
 def read_decoded(
@@ -82,14 +82,14 @@ def read_decoded(
     """The decoded body: at most `limit` bytes decoded and `raw_limit` (default `limit`)
     received, since a stream of empty compressed blocks decodes to nothing forever.
 
-    Over a limit: ResponseError, or with `truncate` the first `limit` decoded bytes (for error
+    Over a limit: ResponseTooLarge, or with `truncate` the first `limit` decoded bytes (for error
     details, where a partial, best-effort text is the point). `check` runs before each chunk
     (the transport passes its deadline check).
     """
     raw_limit = limit if raw_limit is None else raw_limit
     try:
         body_decoder = decoder(content_encoding)
-    except ResponseError:
+    except UndecodableResponse:
         if truncate:
             return b""
         raise
@@ -101,10 +101,10 @@ def read_decoded(
         if received > raw_limit:
             if truncate:
                 break
-            raise ResponseError(OVER_LIMIT)
+            raise ResponseTooLarge(OVER_LIMIT)
         try:
             piece = body_decoder.decode(chunk, limit - len(out))
-        except ResponseError:
+        except UndecodableResponse:
             if truncate:
                 break
             raise
@@ -113,7 +113,7 @@ def read_decoded(
             if truncate:
                 del out[limit:]
                 break
-            raise ResponseError(OVER_LIMIT)
+            raise ResponseTooLarge(OVER_LIMIT)
         if truncate and len(out) == limit:
             break
     return bytes(out)

@@ -52,6 +52,34 @@ class NotFoundError(ResponseError):
     """A named paper or entity does not exist in the catalog."""
 
 
+# Each condition below has its own class so that callers (the MCP server's error categories)
+# decide by type, never by a message's wording. A bare ResponseError is a condition nobody named.
+
+
+class UpstreamShapeError(ResponseError):
+    """The catalog answered, but not in the form its contract promises: invalid JSON, an object
+    without its list or ID, a Markdown chunk that does not continue the last one."""
+
+
+class UnconfirmedFilter(ResponseError):
+    """The catalog did not confirm (or visibly ignored) a filter that was asked for, as an
+    older API would; unfiltered results are refused rather than shown as filtered."""
+
+
+class ResponseTooLarge(ResponseError):
+    """The answer exceeded the client's byte limit (announced or decoded)."""
+
+
+class UndecodableResponse(ResponseError):
+    """The answer's content coding is stacked, unsupported or corrupt."""
+
+
+class RefusedRequest(ResponseError):
+    """A request that cannot be answered as asked: nothing to look up (an empty paper
+    reference) or more rows to scan than the safety limit allows. The user changes the request;
+    the contract keeps it at exit 4."""
+
+
 class UsageError(PwcError):
     """Option values that parse but cannot be used (together), or that the catalog rejects
     (exit 2)."""

@@ -23,8 +23,9 @@ from pwc_cli import __version__, deadline
 from pwc_cli.decoding import ACCEPT_ENCODING, OVER_LIMIT, read_decoded
 from pwc_cli.errors import (
     HTTPStatusError,
-    ResponseError,
+    ResponseTooLarge,
     TransportError,
+    UpstreamShapeError,
     UpstreamTimeout,
     UsageError,
 )
@@ -98,7 +99,7 @@ class Reply:
         try:
             return json.loads(self.body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
-            raise ResponseError("API returned invalid JSON") from exc
+            raise UpstreamShapeError("API returned invalid JSON") from exc
 
     def text(self) -> str:
         return self.body.decode("utf-8", errors="replace")
@@ -177,7 +178,7 @@ class CatalogClient:
     def _read_bounded(self, response: httpx.Response, check: Callable[[], None]) -> bytes:
         announced = response.headers.get("content-length")
         if announced is not None and announced.isdigit() and int(announced) > self.max_bytes:
-            raise ResponseError(OVER_LIMIT)
+            raise ResponseTooLarge(OVER_LIMIT)
         return read_decoded(*_raw(response), self.max_bytes, check=check)
 
     def _error_detail(self, response: httpx.Response, check: Callable[[], None]) -> str:

@@ -2,7 +2,7 @@
 
 An upstream answer of the wrong shape (a paper whose `id` is a list, a `title` that is an
 object, a row that is not an object) is an upstream error, never an empty success: the check
-raises `ResponseError`, which every tool reports as `upstream_error:`.
+raises `UpstreamShapeError`, which every tool reports as `upstream_error:`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pwc_cli.errors import ResponseError
+from pwc_cli.errors import UpstreamShapeError
 from pwc_cli.leaderboard import parse_metric
-from pwc_cli.render import absolute
+from pwc_cli.urls import absolute
 from pwc_mcp.models import BenchmarkSummary, Evaluation, Link, PaperDetail, PaperSummary, RankScope
 
 SHAPE = "API returned an unexpected response shape"  # our own words, shown as upstream_error
@@ -39,11 +39,11 @@ def checked(row: Any, *keys: str) -> dict[str, Any]:
     """`row` itself once it is an object whose identifying `keys` (all of FIELDS by default)
     are absent, null or of their kind; otherwise the answer is not one we can project."""
     if not isinstance(row, dict):
-        raise ResponseError(SHAPE)
+        raise UpstreamShapeError(SHAPE)
     for key in keys or tuple(FIELDS):
         value = row.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, FIELDS[key])):
-            raise ResponseError(SHAPE)
+            raise UpstreamShapeError(SHAPE)
     return row
 
 
@@ -52,7 +52,7 @@ def checked_rows(rows: Any) -> list[dict[str, Any]]:
     if rows is None:
         return []
     if not isinstance(rows, list):
-        raise ResponseError(SHAPE)
+        raise UpstreamShapeError(SHAPE)
     return [checked(row) for row in rows]
 
 
@@ -108,7 +108,7 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
     is named by its title, so one without a title is not a paper we can show."""
     summary = paper_summary(paper)
     if not summary.title.strip():
-        raise ResponseError(SHAPE)
+        raise UpstreamShapeError(SHAPE)
     repositories = _links(paper.get("repositories"))
     if not everything:
         repositories = [r for r in repositories if r.is_official]
@@ -162,7 +162,7 @@ def evaluation(row: Any) -> Evaluation:
     ]
     metrics = row.get("metrics") or {}
     if not isinstance(metrics, dict):
-        raise ResponseError(SHAPE)
+        raise UpstreamShapeError(SHAPE)
     is_open = row.get("is_open")
     return Evaluation(
         model_name=text(row.get("model_name")),

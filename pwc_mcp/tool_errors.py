@@ -20,7 +20,11 @@ from pwc_cli.errors import (
     ArgumentError,
     HTTPStatusError,
     NotFoundError,
-    ResponseError,
+    PwcError,
+    RefusedRequest,
+    ResponseTooLarge,
+    UnconfirmedFilter,
+    UpstreamShapeError,
     UpstreamTimeout,
     UsageError,
 )
@@ -29,6 +33,15 @@ from pwc_mcp.params import RENAMES, parameter_names
 log = logging.getLogger("pwc_mcp.catalog")
 DETAIL_CHARS = 120
 REJECTED = "the catalog rejected the request"
+# Failures said in our own words (never upstream text), by type: what the catalog answered
+# wrong, or what the user must change. Any other error (a bare ResponseError, an undecodable
+# body, an unreachable catalog) is the generic line below, so nothing unvetted is shown.
+OWN_WORDS: dict[type[PwcError], str] = {
+    UpstreamShapeError: "upstream_error",
+    UnconfirmedFilter: "upstream_error",
+    ResponseTooLarge: "upstream_error",
+    RefusedRequest: "invalid_argument",
+}
 
 
 def tool_error(
@@ -66,12 +79,9 @@ def tool_error(
                 "rate_limited: the Papers With Code catalog is rate limiting; retry later"
             )
         return ToolError("upstream_error: the Papers With Code catalog request failed")
-    if isinstance(error, ResponseError):
-        message = str(error)
-        if message.startswith(_USER_PREFIXES):
-            return ToolError(f"invalid_argument: {message}")
-        if message in _SAFE_RESPONSE or message.startswith(_SAFE_PREFIXES):
-            return ToolError(f"upstream_error: {message}")
+    for kind, category in OWN_WORDS.items():
+        if isinstance(error, kind):
+            return ToolError(f"{category}: {error}")
     log.warning("generic catalog error type=%s", type(error).__name__)
     return ToolError("upstream_error: the Papers With Code catalog request failed")
 
@@ -211,34 +221,3 @@ def _detail_text(raw: str) -> str:
         return "" if text.startswith(("{", "[", "<")) else (text.splitlines() or [""])[0]
     detail = body.get("detail") if isinstance(body, dict) else None
     return detail if isinstance(detail, str) else ""  # structured: nothing we could re-say
-
-
-# Our own wording (never upstream text): safe and useful to show.
-_SAFE_RESPONSE = frozenset(
-    {
-        "API returned invalid JSON",
-        "API returned an unexpected response shape",
-        "API response did not contain a result list",
-        "API response exceeded the client byte limit",
-    }
-)
-_SAFE_PREFIXES = (
-    "Papers API did not confirm",
-    "parameter filtering requires",
-    "API returned a model outside",
-    "API returned invalid evaluation pagination",
-    "Papers API returned",
-    "Papers API Markdown",
-    "task page API",
-    "benchmark trends API",
-    "API response did not contain benchmark trends",
-    "framework catalog returned",
-    "Paper response did not contain an ID",
-)
-_USER_PREFIXES = (
-    "metric selection requires scanning",
-    "Paper reference cannot be empty",
-    "task inspection requires",
-    "method inspection requires",
-    "benchmark inspection requires",
-)
