@@ -7,7 +7,8 @@ tools that resolve to the same request share entries. Only answers read whole an
 the expected shape are stored (as body bytes). A miss is parsed once; every hit parses afresh,
 so no two callers share a mutable answer. Errors are never stored, except public-metadata 404s.
 
-Per-family ceilings (shares of the constructor's `max_entries` / `max_bytes`; defaults 512 / 64 MiB):
+Per-family ceilings (shares of the constructor's `max_entries` / `max_bytes`; defaults 512 / 64 MiB).
+Each route's family is declared with the route, in the `ROUTES` of its pwc_cli/commands module:
 
 | family          | upstream paths                                         | TTL    | entries  | bytes           |
 |-----------------|--------------------------------------------------------|--------|----------|-----------------|
@@ -22,17 +23,20 @@ Per-family ceilings (shares of the constructor's `max_entries` / `max_bytes`; de
 from __future__ import annotations
 
 import re
+import sys
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import from_json
 
-from pwc_cli.errors import HTTPStatusError, ResponseError, UpstreamTimeout
+from pwc_cli.commands import load_all
+from pwc_cli.errors import HTTPStatusError, ResponseError, UpstreamShapeError, UpstreamTimeout
+from pwc_cli.routes import ANY, GENERAL, LIST, OBJECT, Route, collect
 from pwc_cli.transport import CatalogClient, Reply, canonical_request, encode_params
+from pwc_mcp.bounded_cache import BoundedTTLCache
 
 MiB = 1024 * 1024
 SHAPE_MESSAGE = "API returned an unexpected response shape"
@@ -45,144 +49,73 @@ FAMILIES: dict[str, tuple[float, int, int]] = {
     "public_metadata": (3600.0, 2, 1),
     "general": (300.0, 8, 9),
 }
-_SEARCH_PATHS = frozenset({"papers/search", "papers", "papers/recent", "papers/trending"})
-_TAXONOMY_ROOTS = ("tasks", "methods", "areas", "conferences", "organizations", "frameworks")
-_METADATA = re.compile(r"^papers/(?:public-metadata/search|.+/public-metadata)$")
 
 # hits/misses: cache lookups (misses include coalesced waiters); coalesced: waited on another
 # caller's identical upstream call; uncached: chunked raw reads that bypass the cache.
 _COUNTERS = ("hits", "misses", "coalesced", "uncached", "upstream_calls")
 
-LIST, OBJECT, ANY = "list", "object", "any"
-# Counter label → expected JSON shape (upstream-api.md §2.27/§2.28); `{ref}` may hold anything,
-# `{id}` one segment. Any other path is labelled by its root ("tasks/*") or "other", shape ANY.
-_ROUTE_TABLE = {
-    LIST: "papers/search papers/ papers/recent papers/trending papers/public-metadata/search "
-    "papers/{ref}/related evaluations/ datasets/ datasets/{id}/evaluations/ areas/ "
-    "areas/with-tasks/ areas/with-task-benchmarks/ tasks/ tasks/{ref}/trending-benchmarks "
-    "tasks/{id}/papers methods/ conferences/ organizations/",
-    OBJECT: "papers/{ref} papers/{ref}/public-metadata research/papers/{ref}/lineage tasks/{id} "
-    "tasks/{id}/page methods/{id} conferences/{id} organizations/{id} frameworks/",
-    ANY: "research/papers/{ref}/read",
-}
-_ROUTES = [(label, shape) for shape, labels in _ROUTE_TABLE.items() for label in labels.split()]
-_EXACT = {label.strip("/"): (label, shape) for label, shape in _ROUTES if "{" not in label}
+
+def _declared() -> dict[str, Route]:
+    """The routes declared by the modules that register command handlers (pwc_cli.routes)."""
+    modules = sorted({handler.__module__ for handler in load_all().values()})
+    return collect(getattr(sys.modules[name], "ROUTES", ()) for name in modules)
+
+
+# Counter label (the declared path) → route; `{ref}` may hold anything, `{id}` one segment. Any
+# other path is labelled by its root ("tasks/*") or "other", shape ANY.
+ROUTES = _declared()
+_EXACT = {label.strip("/"): declared for label, declared in ROUTES.items() if "{" not in label}
 _PATTERNS = [
     (
         re.compile("^" + label.replace("{ref}", ".+").replace("{id}", "[^/]+").strip("/") + "$"),
-        label,
-        shape,
+        declared,
     )
-    for label, shape in _ROUTES
+    for label, declared in ROUTES.items()
     if "{" in label
 ]
-_PATTERNS.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1])))  # papers/{ref}/related first
+_PATTERNS.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1].path)))  # .../related first
+
+
+def _root(path: str) -> str:
+    return path.strip("/").split("/", 1)[0]
+
+
+_ROOTS = {
+    root: {r.family for r in ROUTES.values() if _root(r.path) == root}
+    for root in map(_root, ROUTES)
+}
+# An undeclared path takes its root's family when every declared route under that root agrees.
+_ROOT_FAMILY = {
+    root: next(iter(families)) for root, families in _ROOTS.items() if len(families) == 1
+}
+
+
+def _match(path: str) -> Route | None:
+    if path in _EXACT:
+        return _EXACT[path]
+    for pattern, declared in _PATTERNS:
+        if pattern.match(path):
+            return declared
+    return None
 
 
 def ttl_family(path: str) -> str:
     """Which TTL family (and so which cache) an upstream path belongs to."""
     p = path.strip("/")
-    if _METADATA.match(p):
-        return "public_metadata"
-    if p in _SEARCH_PATHS:
-        return "search"
-    if p.split("/", 1)[0] in _TAXONOMY_ROOTS:
-        return "taxonomy"
-    return "general"
+    declared = _match(p)
+    if declared is not None:
+        return declared.family
+    return _ROOT_FAMILY.get(_root(p), GENERAL)
 
 
 def route(path: str) -> tuple[str, str]:
     """(content-free counter label, expected JSON shape) of an upstream path."""
     p = path.strip("/")
-    if p in _EXACT:
-        return _EXACT[p]
-    for pattern, label, shape in _PATTERNS:
-        if pattern.match(p):
-            return label, shape
-    root = p.split("/", 1)[0]
-    known = ("papers", "research", "evaluations", "datasets", *_TAXONOMY_ROOTS)
-    return (f"{root}/*" if root in known else "other"), ANY
-
-
-class BoundedTTLCache:
-    """Thread-safe LRU with one TTL, bounded by entry count and by total bytes."""
-
-    def __init__(
-        self,
-        *,
-        ttl: float,
-        max_entries: int,
-        max_bytes: int,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        if ttl <= 0 or max_entries < 1 or max_bytes < 1:
-            raise ValueError("ttl, max_entries and max_bytes must be positive")
-        self.ttl, self.max_entries, self.max_bytes = ttl, max_entries, max_bytes
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._data: OrderedDict[Hashable, tuple[Any, int, float]] = OrderedDict()
-        self._bytes = 0
-        self.evictions = 0  # removed to make room (LRU)
-        self.expirations = 0  # removed because their TTL ran out
-
-    def get(self, key: Hashable) -> Any | None:
-        with self._lock:
-            item = self._data.get(key)
-            if item is None:
-                return None
-            if item[2] <= self._clock():
-                self._remove(key)
-                self.expirations += 1
-                return None
-            self._data.move_to_end(key)
-            return item[0]
-
-    def set(self, key: Hashable, value: Any, size: int) -> None:
-        """Store `value` as `size` bytes; a value larger than `max_bytes` is never stored."""
-        with self._lock:
-            if key in self._data:
-                self._remove(key)
-            if size < 0 or size > self.max_bytes:
-                return
-            self._purge_expired()
-            while self._data and (
-                len(self._data) >= self.max_entries or self._bytes + size > self.max_bytes
-            ):
-                self._remove(next(iter(self._data)))
-                self.evictions += 1
-            self._data[key] = (value, size, self._clock() + self.ttl)
-            self._bytes += size
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-            self._bytes = 0
-
-    @property
-    def entries(self) -> int:
-        with self._lock:
-            self._purge_expired()
-            return len(self._data)
-
-    @property
-    def bytes(self) -> int:
-        with self._lock:
-            self._purge_expired()
-            return self._bytes
-
-    def stats(self) -> dict[str, Any]:
-        names = ("ttl", "entries", "bytes", "max_entries", "max_bytes", "evictions", "expirations")
-        return {name: getattr(self, name) for name in names}
-
-    def _remove(self, key: Hashable) -> None:
-        _, size, _ = self._data.pop(key)
-        self._bytes -= size
-
-    def _purge_expired(self) -> None:
-        now = self._clock()
-        for key in [k for k, (_, _, expires) in self._data.items() if expires <= now]:
-            self._remove(key)
-            self.expirations += 1
+    declared = _match(p)
+    if declared is not None:
+        return declared.path, declared.shape
+    root = _root(p)
+    return (f"{root}/*" if root in _ROOTS else "other"), ANY
 
 
 class ChunkCache(BoundedTTLCache):
@@ -236,15 +169,15 @@ def _parse(body: bytes, shape: str) -> Any:
     try:
         document = from_json(body)
     except ValueError as exc:
-        raise ResponseError("API returned invalid JSON") from exc
+        raise UpstreamShapeError("API returned invalid JSON") from exc
     if not isinstance(document, dict | list) or (
         shape == OBJECT and not isinstance(document, dict)
     ):
-        raise ResponseError(SHAPE_MESSAGE)
+        raise UpstreamShapeError(SHAPE_MESSAGE)
     if shape == LIST and isinstance(document, dict):
         rows = document.get("results")
         if not isinstance(rows if rows is not None else document.get("items"), list):
-            raise ResponseError(LIST_MESSAGE)
+            raise UpstreamShapeError(LIST_MESSAGE)
     return document
 
 

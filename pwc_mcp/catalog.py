@@ -14,23 +14,26 @@ from fastmcp.exceptions import ToolError
 
 from pwc_cli.commands import Catalog as Transport
 from pwc_cli.commands import run as run_handler
-from pwc_cli.commands.papers import outside_catalog
 from pwc_cli.errors import (
     HTTPStatusError,
     NotFoundError,
-    ResponseError,
+    UpstreamShapeError,
     UsageError,
 )
-from pwc_cli.parser import namespace_for
-from pwc_cli.references import OutsideCatalog, canonical_reference, identifier_fallback
+from pwc_cli.parser import RESEARCH_COMMANDS, namespace_for, research_actions
+from pwc_cli.resolution import OutsideCatalog, canonical_reference, outside_catalog, require_paper
 from pwc_cli.transport import paper_segment
 from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
 from pwc_mcp.tool_errors import tool_error
 
 CHUNK_LIMIT = 65_536
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+# Commands whose paper reference the server resolves first: every command with a `paper`
+# argument, read off the parser so that a new one cannot be left out.
 PAPER_COMMANDS = frozenset(
-    {"paper info", "paper evaluations", "paper read", "paper related", "paper lineage list"}
+    command
+    for command in RESEARCH_COMMANDS
+    if any(action.dest == "paper" for action in research_actions(command))
 )
 
 
@@ -70,7 +73,7 @@ class CatalogService:
             args = namespace_for(command, values)
             if command in PAPER_COMMANDS:
                 try:
-                    args.paper = self.resolve(args.paper)
+                    args.paper = canonical_reference(self.transport, args.paper)
                 except OutsideCatalog as outside:
                     if command == "paper info":  # metadata is the answer; others need the catalog
                         return outside_catalog(outside.metadata)
@@ -79,13 +82,6 @@ class CatalogService:
         except (UsageError, NotFoundError) as error:
             raise tool_error(error, command, args) from error
 
-    # --- paper references ----------------------------------------------------------------
-
-    def resolve(self, reference: str) -> str:
-        """Canonical reference: arXiv ID without version for arXiv papers, numeric ID otherwise
-        (at most MAX_HOPS upstream mappings followed; a cycle is a clean not-found)."""
-        return canonical_reference(self.transport, reference)
-
     # --- Markdown chunks -----------------------------------------------------------------
 
     def read(self, reference: str, cursor: str | None) -> Chunk:
@@ -93,7 +89,7 @@ class CatalogService:
         if cursor:
             state = self._continue(reference, cursor)
         else:
-            paper = self.resolve(reference)
+            paper = canonical_reference(self.transport, reference)
             state = CursorState(
                 reference=reference,
                 paper=paper,
@@ -110,7 +106,7 @@ class CatalogService:
         except CursorError as error:
             if error.kind != "mismatch" or error.state is None:
                 raise ToolError(f"invalid_argument: {error}") from None
-            if self.resolve(reference) != error.state.paper:
+            if canonical_reference(self.transport, reference) != error.state.paper:
                 raise ToolError(
                     "invalid_argument: continuation cursor belongs to a different paper; omit "
                     "cursor to start reading this paper from the beginning"
@@ -159,7 +155,7 @@ class CatalogService:
                     "paper_changed: paper changed; restart reading from the beginning (omit cursor)"
                 ) from None
             if error.status == 404:
-                self._require_paper(state.paper)
+                require_paper(self.transport, state.paper)
                 raise ToolError(
                     "no_markdown: no stored Markdown is available for this paper"
                 ) from None
@@ -174,30 +170,19 @@ class CatalogService:
             or (state.content_version and version != state.content_version)
             or (truncated == "1") != (next_offset is not None)
         ):
-            raise ResponseError("Papers API returned an invalid Markdown chunk")
+            raise UpstreamShapeError("Papers API returned an invalid Markdown chunk")
         try:
             reply.body.decode("utf-8")  # validated once, before anything is cached
         except UnicodeDecodeError:
-            raise ResponseError("Papers API returned an invalid Markdown chunk") from None
+            raise UpstreamShapeError("Papers API returned an invalid Markdown chunk") from None
         following = 0
         if truncated == "1":
             if not str(next_offset).isdigit() or int(str(next_offset)) <= state.offset:
-                raise ResponseError("Papers API Markdown offset did not advance")
+                raise UpstreamShapeError("Papers API Markdown offset did not advance")
             following = int(str(next_offset))
             if following != state.offset + len(reply.body):
-                raise ResponseError("Papers API returned an invalid Markdown chunk")
+                raise UpstreamShapeError("Papers API returned an invalid Markdown chunk")
         return reply.body, truncated == "1", following, version
-
-    def _require_paper(self, paper: str) -> None:
-        """After a Markdown 404: is the paper missing (say where it is), or only its text?"""
-        try:
-            self.transport.get_json(f"papers/{paper_segment(paper)}")
-        except HTTPStatusError as error:
-            if error.status == 404:
-                mapped, entry = identifier_fallback(self.transport, paper)
-                if mapped is None:
-                    raise OutsideCatalog(paper, entry) from None
-            raise
 
 
 class Readiness:

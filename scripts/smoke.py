@@ -7,7 +7,8 @@ Checks, one output line each (``ok`` or ``FAIL`` with the reason):
                     ``"starting"`` is asked again every second for up to ``--health-wait`` s);
 2. ``initialize``   a real MCP ``initialize`` on the single /mcp endpoint (then the
                     ``notifications/initialized`` a client sends);
-3. ``tools/list``   the server lists the expected number of tools (21), ``read_paper`` among them;
+3. ``tools/list``   the server lists the expected number of tools (``--expect-tools``),
+                    ``read_paper`` among them;
 4. ``read_paper``   the first chunk of a long paper is truncated and carries a ``next_cursor``;
 5. ``continuation`` passing that cursor returns the next chunk of the same content version,
                     starting where the first one ended.
@@ -30,6 +31,8 @@ from typing import Any
 import httpx
 
 PROTOCOL = "2025-11-25"
+# Standalone copies of pwc_mcp.params.TOOLS's size and read_paper's example (pwc_mcp/examples.py),
+# kept equal by tests/test_examples.py: deployments run this file with only httpx.
 DEFAULT_PAPER = "1706.03762"
 EXPECTED_TOOLS = 21
 HEALTH_WAIT = 30.0  # the first readiness probe ends within the 25 s catalog timeout

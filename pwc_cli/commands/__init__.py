@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from pwc_cli.errors import HTTPStatusError, NotFoundError, UsageError, upstream_detail
+from pwc_cli.plugins import import_all
 
 
 class Catalog(Protocol):
@@ -35,7 +36,7 @@ def handler(command: str) -> Callable[[Handler], Handler]:
 
 def load_all() -> dict[str, Handler]:
     """Import every domain module so that all handlers are registered."""
-    from pwc_cli.commands import benchmarks, papers, taxonomy  # noqa: F401
+    import_all(__name__, __path__)
 
     return HANDLERS
 

@@ -1,4 +1,5 @@
-"""Handlers for `benchmark --name` (leaderboard, §4.13) and `benchmark list` (§4.15)."""
+"""Handlers for `benchmark --name` (docs/upstream-api.md#benchmark-leaderboard) and
+`benchmark list` (docs/upstream-api.md#benchmark-list)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from pwc_cli.commands.common import (
     ordering,
     resolve_area,
 )
-from pwc_cli.errors import ResponseError, UsageError
+from pwc_cli.errors import RefusedRequest, UnconfirmedFilter, UpstreamShapeError, UsageError
 from pwc_cli.leaderboard import merge_rows, metric_directions, select_rows
+from pwc_cli.routes import GENERAL, LIST, TAXONOMY, Route
 from pwc_cli.scopes import order_by_scope, scope_summary
 from pwc_cli.transport import entity_segment
 
@@ -24,6 +26,13 @@ SCAN_PAGE_SIZE = 100
 SCAN_LIMIT = 1000
 TRENDS_LIMIT = 100
 GROUPED_MIN_EVAL_COUNT = 2
+# The catalog routes these commands read (evaluations/ also for `paper evaluations`).
+ROUTES = (
+    Route("datasets/", LIST, GENERAL),
+    Route("datasets/{id}/evaluations/", LIST, GENERAL),
+    Route("evaluations/", LIST, GENERAL),
+    Route("areas/with-task-benchmarks/", LIST, TAXONOMY),
+)
 
 
 def metric_mode(args: argparse.Namespace) -> bool:
@@ -73,7 +82,7 @@ class _Leaderboard:
                 _int(payload.get("parameter_coverage_total")) if isinstance(payload, dict) else None
             )
             if known is None or whole is None:
-                raise ResponseError(
+                raise UnconfirmedFilter(
                     "parameter filtering requires a compatible API; server must be upgraded"
                 )
             self.coverage = {"known": known, "total": whole}
@@ -96,14 +105,15 @@ class _Leaderboard:
                 return collected, total
             if len(collected) >= SCAN_LIMIT or (total is not None and total > SCAN_LIMIT):
                 needed = total if total is not None else f"more than {len(collected)}"
-                raise ResponseError(
+                raise RefusedRequest(
                     f"metric selection requires scanning {needed} evaluation rows; "
                     f"safety limit is {SCAN_LIMIT}"
                 )
             if self.cap is not None:
-                if _int(next_page) is None or next_page <= page:
-                    raise ResponseError("API returned invalid evaluation pagination")
-                page = next_page
+                following = _int(next_page)
+                if following is None or following <= page:
+                    raise UpstreamShapeError("API returned invalid evaluation pagination")
+                page = following
             else:
                 page += 1
 
@@ -127,9 +137,11 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     merged, main = order_by_scope(merge_rows(raw), [str(found.get("id"))])
     if board.cap is not None:
         for row in merged:
-            size = row.get("num_parameters")
-            if _int(size) is None or not 0 < size <= board.cap:
-                raise ResponseError("API returned a model outside the requested parameter limit")
+            size = _int(row.get("num_parameters"))
+            if size is None or not 0 < size <= board.cap:
+                raise UnconfirmedFilter(
+                    "API returned a model outside the requested parameter limit"
+                )
     if selecting:
         selected = select_rows(
             merged,
@@ -166,7 +178,7 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
 
 
 def flat_filters(args: argparse.Namespace) -> bool:
-    """Options that select the task-scoped flat listing (§4.15 step 2)."""
+    """Options that select the task-scoped flat listing (docs/upstream-api.md#benchmark-list)."""
     return bool(
         args.task
         or args.search
@@ -244,7 +256,7 @@ def _trending(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
         },
     )
     if not isinstance(payload, dict) or not isinstance(payload.get("results"), list):
-        raise ResponseError("API response did not contain benchmark trends")
+        raise UpstreamShapeError("API response did not contain benchmark trends")
     rows = [row for row in payload["results"] if isinstance(row, dict)]
     if args.search:
         needle = fold(args.search)

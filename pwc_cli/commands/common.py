@@ -1,4 +1,5 @@
-"""Shapes shared by every handler: row extraction (§1.5) and exact entity matching (§4.2)."""
+"""Shapes shared by every handler: row extraction (docs/upstream-api.md#row-extraction) and exact
+entity matching (docs/upstream-api.md#exact-entity-matching)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.errors import NotFoundError, ResponseError
+from pwc_cli.errors import NotFoundError, UpstreamShapeError
 
 _SPACE = re.compile(r"\s+")
 _NON_SLUG = re.compile(r"[^\w]+|_+")
@@ -25,12 +26,12 @@ def extract_rows(payload: Any) -> tuple[list[dict[str, Any]], int | None]:
     if isinstance(payload, list):
         return [row for row in payload if isinstance(row, dict)], None
     if not isinstance(payload, dict):
-        raise ResponseError("API returned an unexpected response shape")
+        raise UpstreamShapeError("API returned an unexpected response shape")
     rows = payload.get("results")
     if rows is None:
         rows = payload.get("items")
     if not isinstance(rows, list):
-        raise ResponseError("API response did not contain a result list")
+        raise UpstreamShapeError("API response did not contain a result list")
     # `count: 0` is a count: an empty result says 0, not "unknown"
     total = payload.get("count") if payload.get("count") is not None else payload.get("total")
     try:
@@ -42,7 +43,7 @@ def extract_rows(payload: Any) -> tuple[list[dict[str, Any]], int | None]:
 
 def require_object(payload: Any, message: str) -> dict[str, Any]:
     if not isinstance(payload, dict):
-        raise ResponseError(message)
+        raise UpstreamShapeError(message)
     return payload
 
 

@@ -1,23 +1,24 @@
-"""Handlers for `search` and the `paper` commands (§4.3–§4.9)."""
+"""Handlers for `search` and the `paper` commands
+(docs/upstream-api.md#search-and-paper-commands)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import re
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import extract_rows, fold, require_object
-from pwc_cli.errors import HTTPStatusError, NotFoundError, ResponseError, UsageError
-from pwc_cli.references import (
-    OutsideCatalog,
-    identifier_fallback,
-    resolve_or_metadata,
-    resolve_paper,
+from pwc_cli.errors import (
+    HTTPStatusError,
+    UnconfirmedFilter,
+    UpstreamShapeError,
+    UsageError,
 )
-from pwc_cli.render import cell_text
+from pwc_cli.resolution import OutsideCatalog, about_paper, outside_catalog, resolve_in_catalog
+from pwc_cli.routes import ANY, GENERAL, LIST, OBJECT, PUBLIC_METADATA, SEARCH, Route
+from pwc_cli.text import cell_text
 from pwc_cli.transport import paper_segment
 
 MAX_AUTHORS = 10
@@ -25,7 +26,19 @@ EVALUATION_PAGE_SIZE = 100
 EVALUATION_ORDERING = "-benchmark_popularity"
 CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")
 _SPACE = re.compile(r"\s+")
-T = TypeVar("T")
+# The catalog routes these commands read, paper resolution (pwc_cli.resolution) included.
+ROUTES = (
+    Route("papers/search", LIST, SEARCH),
+    Route("papers/", LIST, SEARCH),
+    Route("papers/recent", LIST, SEARCH),
+    Route("papers/trending", LIST, SEARCH),
+    Route("papers/{ref}", OBJECT, GENERAL),
+    Route("papers/{ref}/related", LIST, GENERAL),
+    Route("research/papers/{ref}/lineage", OBJECT, GENERAL),
+    Route("research/papers/{ref}/read", ANY, GENERAL),
+    Route("papers/{ref}/public-metadata", OBJECT, PUBLIC_METADATA),
+    Route("papers/public-metadata/search", LIST, PUBLIC_METADATA),
+)
 
 
 def check_dates(args: argparse.Namespace) -> None:
@@ -39,35 +52,6 @@ def _confirmed_true(value: Any) -> bool:
 
 def _paper_path(reference: str, suffix: str = "") -> str:
     return f"papers/{paper_segment(reference)}{suffix}"
-
-
-def _in_catalog(client: Catalog, reference: str) -> bool:
-    try:
-        client.get_json(_paper_path(reference))
-    except HTTPStatusError as error:
-        if error.status == 404:
-            return False
-        raise
-    return True
-
-
-def about_paper(
-    client: Catalog, reference: str, fetch: Callable[[str], T], missing: str
-) -> tuple[T, str]:
-    """(fetch(reference), the reference used). After a 404: a paper the catalog holds lacks
-    this record (`missing`); a paper it lacks is retried as the catalog paper public metadata
-    maps it to, or else the error says where the paper is available."""
-    try:
-        return fetch(reference), reference
-    except HTTPStatusError as error:
-        if error.status != 404:
-            raise
-    if _in_catalog(client, reference):
-        raise NotFoundError(f"{missing}: {reference}")
-    mapped, entry = identifier_fallback(client, reference)
-    if mapped and mapped != reference:
-        return fetch(mapped), mapped
-    raise OutsideCatalog(reference, entry)
 
 
 @handler("search")
@@ -91,7 +75,7 @@ def search(args: argparse.Namespace, client: Catalog) -> Any:
         if not isinstance(applied, dict) or not _confirmed_true(
             applied.get("has_official_implementation")
         ):
-            raise ResponseError(
+            raise UnconfirmedFilter(
                 "Papers API did not confirm has_official_implementation; "
                 "refusing unfiltered results"
             )
@@ -107,7 +91,7 @@ def paper_detail(client: Catalog, reference: str, include_resources: bool | None
 def _paper_id(paper: dict[str, Any]) -> str:
     value = paper.get("id")
     if value in (None, "") or isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ResponseError("Paper response did not contain an ID")  # e.g. `id: []`
+        raise UpstreamShapeError("Paper response did not contain an ID")  # e.g. `id: []`
     return str(value)
 
 
@@ -123,27 +107,18 @@ def evaluations_page(client: Catalog, paper_id: str, page: int, page_size: int) 
     )
 
 
-def outside_catalog(metadata: dict[str, Any]) -> dict[str, Any]:
-    """A paper only public metadata knows: labelled links, never full text."""
-    return {**metadata, "in_catalog": False}
-
-
 @handler("paper info")
 def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
-    reference, metadata = resolve_or_metadata(client, args.paper)
-    if reference is None:
-        return outside_catalog(metadata or {})
     try:
-        paper = dict(paper_detail(client, reference, bool(args.include_resources)))
-    except HTTPStatusError as error:
-        if error.status != 404:
-            raise
-        mapped, entry = identifier_fallback(client, reference)
-        if mapped is None:
-            return outside_catalog(entry)
-        if mapped == reference:
-            raise
-        paper = dict(paper_detail(client, mapped, bool(args.include_resources)))
+        detail, _ = about_paper(
+            client,
+            resolve_in_catalog(client, args.paper),
+            lambda ref: paper_detail(client, ref, bool(args.include_resources)),
+            None,  # the record is the paper: its 404 already says the catalog lacks it
+        )
+    except OutsideCatalog as outside:  # metadata is the answer
+        return outside_catalog(outside.metadata)
+    paper = dict(detail)
     if args.include_evals:
         paper_id = _paper_id(paper)
         collected: list[dict[str, Any]] = []
@@ -169,7 +144,7 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
     from pwc_cli.leaderboard import merge_rows
     from pwc_cli.scopes import order_by_scope, scope_summary
 
-    reference = resolve_paper(client, args.paper)
+    reference = resolve_in_catalog(client, args.paper)
     detail, _ = about_paper(
         client, reference, lambda ref: paper_detail(client, ref, False), "Paper not found"
     )
@@ -194,7 +169,7 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
 def paper_read(args: argparse.Namespace, client: Catalog) -> Any:
     reply, reference = about_paper(
         client,
-        resolve_paper(client, args.paper),
+        resolve_in_catalog(client, args.paper),
         lambda ref: client.get(f"research/{_paper_path(ref, '/read')}"),
         "No Markdown is stored for this paper",
     )
@@ -244,20 +219,17 @@ def _author_matches(requested: str, author: dict[str, Any]) -> bool:
 
 def _confirm_authors(payload: Any, requested: list[str]) -> None:
     applied = payload.get("applied_filters") if isinstance(payload, dict) else None
-    authors = applied.get("authors") if isinstance(applied, dict) else None
-    valid = (
-        isinstance(authors, list)
-        and authors
-        and all(
-            isinstance(a, dict)
-            and str(a.get("id", "")).isdigit()
-            and isinstance(a.get("name"), str)
-            and a["name"].strip()
-            for a in authors
-        )
+    listed = applied.get("authors") if isinstance(applied, dict) else None
+    authors: list[Any] = listed if isinstance(listed, list) else []
+    valid = bool(authors) and all(
+        isinstance(a, dict)
+        and str(a.get("id", "")).isdigit()
+        and isinstance(a.get("name"), str)
+        and a["name"].strip()
+        for a in authors
     )
     if not valid or not all(any(_author_matches(r.strip(), a) for a in authors) for r in requested):
-        raise ResponseError(
+        raise UnconfirmedFilter(
             "Papers API did not confirm the requested author filters; "
             "the server must be upgraded before using --author"
         )
@@ -296,7 +268,7 @@ def paper_list(args: argparse.Namespace, client: Catalog) -> Any:
         if not isinstance(applied, dict) or any(
             fold(cell_text(applied.get(key))) != fold(value) for key, value in wanted.items()
         ):
-            raise ResponseError(
+            raise UnconfirmedFilter(
                 "Papers API did not confirm the requested catalog filters; "
                 "the server must be upgraded before using these flags"
             )
@@ -326,7 +298,7 @@ def paper_trending(args: argparse.Namespace, client: Catalog) -> Any:
 def paper_related(args: argparse.Namespace, client: Catalog) -> Any:
     payload, _ = about_paper(
         client,
-        resolve_paper(client, args.paper),
+        resolve_in_catalog(client, args.paper),
         lambda ref: client.get_json(_paper_path(ref, "/related"), {"limit": args.limit}),
         "No related papers are stored for this paper",
     )
@@ -338,7 +310,7 @@ def paper_related(args: argparse.Namespace, client: Catalog) -> Any:
 def paper_lineage(args: argparse.Namespace, client: Catalog) -> Any:
     payload, _ = about_paper(
         client,
-        resolve_paper(client, args.paper),
+        resolve_in_catalog(client, args.paper),
         lambda ref: client.get_json(f"research/{_paper_path(ref, '/lineage')}"),
         "No lineage is stored for this paper",
     )

@@ -1,4 +1,5 @@
-"""Handlers for tasks, methods, conferences, organizations and frameworks (§4.10–§4.12)."""
+"""Handlers for tasks, methods, conferences, organizations and frameworks
+(docs/upstream-api.md#taxonomy-commands)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,31 @@ from pwc_cli.commands.common import (
     require_object,
     resolve_area,
 )
-from pwc_cli.errors import ResponseError, UsageError
+from pwc_cli.errors import UpstreamShapeError, UsageError
+from pwc_cli.routes import LIST, OBJECT, TAXONOMY, Route
 from pwc_cli.transport import entity_segment
 
 LOOKUP = {"page": 1, "page_size": 100}
 SHAPE = "API returned an unexpected response shape"
 COMMON_METHODS = 8
 PAPER_SAMPLE_SHOWN = 10
+# The catalog routes these commands read (areas/ also for the benchmark commands' --area).
+ROUTES = (
+    Route("areas/", LIST, TAXONOMY),
+    Route("areas/with-tasks/", LIST, TAXONOMY),
+    Route("tasks/", LIST, TAXONOMY),
+    Route("tasks/{id}", OBJECT, TAXONOMY),
+    Route("tasks/{id}/page", OBJECT, TAXONOMY),
+    Route("tasks/{id}/papers", LIST, TAXONOMY),
+    Route("tasks/{ref}/trending-benchmarks", LIST, TAXONOMY),
+    Route("methods/", LIST, TAXONOMY),
+    Route("methods/{id}", OBJECT, TAXONOMY),
+    Route("conferences/", LIST, TAXONOMY),
+    Route("conferences/{id}", OBJECT, TAXONOMY),
+    Route("organizations/", LIST, TAXONOMY),
+    Route("organizations/{id}", OBJECT, TAXONOMY),
+    Route("frameworks/", OBJECT, TAXONOMY),
+)
 
 
 def _required_name(args: argparse.Namespace, entity: str) -> str:
@@ -103,14 +122,14 @@ def task(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     task_id = entity_segment(str(summary.get("id")))
     page = client.get_json(f"tasks/{task_id}/page")
     if not isinstance(page, dict) or not isinstance(page.get("task"), dict):
-        raise ResponseError("task page API returned an unexpected response shape")
+        raise UpstreamShapeError("task page API returned an unexpected response shape")
     trends = client.get_json(
         f"tasks/{task_id}/trending-benchmarks", {"limit": 100, "min_recent_papers": 0}
     )
     if not isinstance(page.get("benchmarks"), list):
-        raise ResponseError("task page API did not contain a benchmark list")
+        raise UpstreamShapeError("task page API did not contain a benchmark list")
     if not isinstance(trends, dict) or not isinstance(trends.get("results"), list):
-        raise ResponseError("benchmark trends API returned an unexpected response shape")
+        raise UpstreamShapeError("benchmark trends API returned an unexpected response shape")
     papers_payload = client.get_json(
         f"tasks/{task_id}/papers",
         {
@@ -295,7 +314,7 @@ def organization_list(args: argparse.Namespace, client: Catalog) -> Any:
 def flatten_frameworks(payload: Any) -> list[dict[str, Any]]:
     """Every framework of the catalog, with its domain and category slug and name."""
     if not isinstance(payload, dict) or not isinstance(payload.get("domains"), list):
-        raise ResponseError("framework catalog returned an unexpected response shape")
+        raise UpstreamShapeError("framework catalog returned an unexpected response shape")
     flat = []
     for domain in payload["domains"]:
         if not isinstance(domain, dict):

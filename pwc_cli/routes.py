@@ -1,0 +1,41 @@
+"""Upstream routes as the command modules declare them, next to the requests they make.
+
+Each module that registers handlers lists the catalog routes it reads in a module-level
+`ROUTES` tuple: the path pattern (`{ref}` may hold any text, slashes included; `{id}` is one
+segment), the JSON shape the route answers with (a list page or one object) and its freshness
+family. The server's cache derives its counter labels, shape checks and TTLs from these
+declarations (pwc_mcp/cache.py); tests/test_completeness.py fails when a command reads a route
+no module declares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+LIST, OBJECT, ANY = "list", "object", "any"
+
+# Freshness families: how fast an answer goes stale (the server maps each to a TTL and a share
+# of the cache's entries and bytes).
+SEARCH = "search"  # search and listing pages: minutes
+TAXONOMY = "taxonomy"  # tasks, methods, areas, venues, organizations, frameworks: hours
+PUBLIC_METADATA = "public_metadata"  # metadata of papers outside the catalog, misses included
+GENERAL = "general"  # everything else: paper detail, evaluations, lineage, Markdown
+
+
+@dataclass(frozen=True)
+class Route:
+    path: str  # "papers/{ref}/related"; also the content-free counter label
+    shape: str  # LIST, OBJECT or ANY
+    family: str
+
+
+def collect(groups: Iterable[Iterable[Route]]) -> dict[str, Route]:
+    """Every declared route by path; a path declared twice is a programming error."""
+    routes: dict[str, Route] = {}
+    for group in groups:
+        for declared in group:
+            if declared.path in routes:
+                raise ValueError(f"upstream route {declared.path} is declared twice")
+            routes[declared.path] = declared
+    return routes
