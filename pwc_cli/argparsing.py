@@ -1,5 +1,6 @@
 """argparse, the `pwc` way: the contract's error lines, negative-looking values kept as values,
-and typed values turned into a handler's Namespace without argv (the MCP server's route).
+and tool values turned into a handler's Namespace by the very same parser (the MCP server's
+route).
 """
 
 from __future__ import annotations
@@ -50,12 +51,42 @@ class PwcParser(argparse.ArgumentParser):
             return None
         return super()._parse_optional(arg_string)
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # `--search=--` is the text "--": argparse before 3.13 drops it as if it ended the
+        # options, so the flag got [] past its converter.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
+
 
 class RaisingParser(PwcParser):
-    """For in-process use: argument errors raise UsageError instead of exiting."""
+    """For in-process use: argument errors raise UsageError instead of exiting, and a refused
+    value raises ArgumentError, which carries the option's dest: the CLI names the flag, the
+    MCP server its parameter."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("exit_on_error", False)  # argparse's ArgumentError, with its option
+        super().__init__(*args, **kwargs)
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        try:
+            return super().parse_known_args(args, namespace)
+        except argparse.ArgumentError as error:
+            raise _refused(self, error) from None
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+def _refused(parser: argparse.ArgumentParser, error: argparse.ArgumentError) -> UsageError:
+    """argparse's error as ArgumentError of the action it names (argparse names it, not holds
+    it); an error of no one option stays a UsageError."""
+    for action in parser._actions:
+        if argparse._get_action_name(action) == error.argument_name:
+            return ArgumentError(action.dest, flag_of(action), error.message)
+    return UsageError(str(error))
 
 
 def explain(message: str) -> str:
@@ -80,31 +111,52 @@ def blank_positional(parser: argparse.ArgumentParser, args: argparse.Namespace) 
 
 
 def namespace_from(
-    command: str, actions: Mapping[str, argparse.Action], values: Mapping[str, Any]
+    parser: argparse.ArgumentParser, values: Mapping[str, Any]
 ) -> argparse.Namespace:
-    """A handler's arguments from already-typed or textual values keyed by dest.
+    """A handler's arguments from values keyed by dest, parsed by the command's own parser.
 
-    Defaults come from the parser; values for typed options go through the option's own
-    converter, so the checks are the CLI's. A refused value raises ArgumentError, which
-    carries the dest: the CLI says the flag, the MCP server its parameter name.
+    The values become the argv the CLI would be given (`--flag=value`, once per item of a
+    repeatable flag; positionals after `--`), so the defaults, converters, bounds, choices,
+    repeat limits and exclusions are the CLI's: there is no second converter. With a
+    RaisingParser, a refused value raises ArgumentError, which carries the dest.
     """
+    actions = dests(parser)
     unknown = sorted(set(values) - set(actions))
     if unknown:
-        raise UsageError(f"unknown option(s) for pwc {command}: {', '.join(unknown)}")
-    args = argparse.Namespace(command=command)
-    for dest, action in actions.items():
-        if isinstance(action, argparse._SubParsersAction):
-            continue
-        setattr(args, dest, _copy_default(action.default))
-    for dest, value in values.items():
+        raise UsageError(f"unknown option(s) for {parser.prog}: {', '.join(unknown)}")
+    options: list[str] = []
+    positionals: list[str] = []
+    for dest, action in actions.items():  # the parser's order: positionals stay in place
+        value = values.get(dest)
         if value is None:
             continue
-        setattr(args, dest, _convert(actions[dest], value))
-    return args
+        if action.nargs == 0:  # a switch takes no text: only a boolean says it is given
+            if not isinstance(value, bool):
+                flag = flag_of(action)
+                raise ArgumentError(dest, flag, f"{flag} expects a boolean")
+            options.extend(action.option_strings[:1] if value else [])
+            continue
+        many = isinstance(action, argparse._AppendAction) and isinstance(value, list | tuple)
+        for item in value if many else [value]:
+            text = item if isinstance(item, str) else str(item)
+            if action.option_strings:  # `=` keeps a value such as `-x` or `--` a value
+                options.append(f"{action.option_strings[0]}={text}")
+            else:
+                positionals.append(text)
+    # Fresh lists: the parser (and so each default list) is shared by every call.
+    fresh = argparse.Namespace(
+        **{dest: list(a.default) for dest, a in actions.items() if isinstance(a.default, list)}
+    )
+    return parser.parse_args([*options, *(["--", *positionals] if positionals else [])], fresh)
 
 
-def _copy_default(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
+def dests(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """dest → action of one leaf parser's flags and positionals (no help, no subcommands)."""
+    return {
+        action.dest: action
+        for action in parser._actions
+        if not isinstance(action, argparse._HelpAction | argparse._SubParsersAction)
+    }
 
 
 def flag_of(action: argparse.Action) -> str:
@@ -112,30 +164,3 @@ def flag_of(action: argparse.Action) -> str:
     if action.option_strings:
         return action.option_strings[0]
     return str(action.metavar or action.dest)
-
-
-def _convert(action: argparse.Action, value: Any) -> Any:
-    if action.nargs == 0:
-        if not isinstance(value, bool):
-            flag = flag_of(action)
-            raise ArgumentError(action.dest, flag, f"{flag} expects a boolean")
-        return value
-    if action.choices is not None and str(value) not in action.choices:
-        choices = ", ".join(repr(c) for c in action.choices)
-        raise ArgumentError(
-            action.dest, flag_of(action), f"invalid choice: {value!r} (choose from {choices})"
-        )
-    if isinstance(action, argparse._AppendAction):
-        items = value if isinstance(value, list | tuple) else [value]
-        return [_typed(action, item) for item in items]
-    return _typed(action, value)
-
-
-def _typed(action: argparse.Action, value: Any) -> Any:
-    converter = action.type
-    if converter is None:
-        return str(value)
-    try:
-        return converter(value if isinstance(value, str) else str(value))  # type: ignore[operator]
-    except argparse.ArgumentTypeError as exc:
-        raise ArgumentError(action.dest, flag_of(action), str(exc)) from None

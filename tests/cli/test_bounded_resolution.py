@@ -8,7 +8,7 @@ import io
 import pytest
 
 from pwc_cli.main import main
-from pwc_cli.references import MAX_HOPS
+from pwc_cli.resolution import MAX_HOPS
 from pwc_cli.transport import CatalogClient
 from pwc_mcp.sample import RunningCatalog
 

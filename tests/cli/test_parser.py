@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from pwc_cli.errors import UsageError
+from pwc_cli.errors import ArgumentError, UsageError
 from pwc_cli.main import main
 from pwc_cli.parser import (
     COMMANDS,
@@ -263,3 +263,117 @@ def test_namespace_for_applies_defaults_and_the_cli_converters() -> None:
         namespace_for("search", {"query": "x", "has_official_implementation": "yes"})
     with pytest.raises(UsageError, match="invalid choice"):
         namespace_for("search", {"query": "x", "mode": "fuzzy"})
+
+
+# --- one converter: tool values go through the command's own parser ----------------------------
+
+# Tool values (keyed by dest, as pwc_mcp.params.to_cli_values makes them) and the argv a CLI
+# user would type for the same request.
+SAME_REQUEST = [
+    (
+        "search",
+        {"query": "attention", "limit": 3, "mode": "keyword"},
+        ["attention", "--limit", "3", "--mode", "keyword"],
+    ),
+    (
+        "paper info",
+        {"paper": "1706.03762", "include_evals": True},
+        ["1706.03762", "--include-evals"],
+    ),
+    (
+        "paper list",
+        {"author": ["A", "@b"], "start_date": "2020-01-01", "has_official_implementation": True},
+        [
+            "--author",
+            "A",
+            "--author",
+            "@b",
+            "--start-date",
+            "2020-01-01",
+            "--has-official-implementation",
+        ],
+    ),
+    ("task", {"name": "image-classification"}, ["--name", "image-classification"]),
+    (
+        "task list",
+        {"group_by_area": True, "area": "Computer Vision"},
+        ["--group-by-area", "--area", "Computer Vision"],
+    ),
+    (
+        "benchmark",
+        {
+            "name": "ImageNet",
+            "max_parameters": "1.5B",
+            "minimum_metrics": ["Top 1 Accuracy=80", "Params=1"],
+            "require_metrics": "Top 1 Accuracy,Params",
+            "is_open": "true",
+        },
+        [
+            "--name",
+            "ImageNet",
+            "--max-parameters",
+            "1.5B",
+            "--min",
+            "Top 1 Accuracy=80",
+            "--min",
+            "Params=1",
+            "--require-metrics",
+            "Top 1 Accuracy,Params",
+            "--is-open",
+            "true",
+        ],
+    ),
+    (
+        "benchmark list",
+        {"page_size": 7, "min_eval_count": 2},
+        ["--limit", "7", "--min-eval-count", "2"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("command", "values", "argv"), SAME_REQUEST)
+def test_namespace_for_is_what_the_cli_parses(
+    command: str, values: dict[str, object], argv: list[str]
+) -> None:
+    """Every attribute, default and converted value is the CLI's, subcommand slots included."""
+    assert vars(namespace_for(command, values)) == vars(COMMANDS[command].parse_args(argv))
+
+
+def test_namespace_for_runs_the_parsers_own_checks() -> None:
+    """Repeat limits and exclusions live in argparse actions and groups, not in the converters:
+    only the real parser applies them."""
+    thresholds = [f"m{i}=1" for i in range(9)]
+    with pytest.raises(UsageError, match="may be given at most 8 times") as refused:
+        namespace_for("benchmark", {"name": "x", "minimum_metrics": thresholds})
+    assert isinstance(refused.value, ArgumentError) and refused.value.dest == "minimum_metrics"
+    with pytest.raises(UsageError, match="not allowed with argument"):
+        namespace_for("task list", {"group_by_area": True, "flat": True})
+
+
+def test_namespace_for_keeps_flag_like_text_as_values() -> None:
+    assert namespace_for("search", {"query": "-x --json"}).query == "-x --json"
+    assert namespace_for("search", {"query": "--"}).query == "--"
+    args = namespace_for("paper list", {"search": "--json", "task": "-5"})
+    assert (args.search, args.task, args.json) == ("--json", "-5", False)
+    assert namespace_for("paper list", {"search": "a=b"}).search == "a=b"
+    # `--search=--` is text too (argparse before 3.13 dropped it, past the converter)
+    args = namespace_for("paper list", {"search": "--", "author": ["--", "A"]})
+    assert (args.search, args.author) == ("--", ["--", "A"])
+    with pytest.raises(ArgumentError, match="invalid choice: '--'"):
+        namespace_for("search", {"query": "x", "mode": "--"})
+
+
+def test_a_refused_value_names_its_dest() -> None:
+    with pytest.raises(ArgumentError) as refused:
+        namespace_for("paper info", {"paper": "x" * 501})
+    assert refused.value.dest == "paper" and str(refused.value).startswith("argument PAPER: ")
+    with pytest.raises(ArgumentError) as refused:
+        namespace_for("benchmark list", {"page_size": 0})
+    assert refused.value.dest == "page_size"
+    assert str(refused.value) == "argument --limit: --limit must be 1-100"
+
+
+def test_namespace_for_never_shares_a_default_list() -> None:
+    first = namespace_for("paper list", {})
+    first.author.append("mutated")
+    assert namespace_for("paper list", {}).author == []

@@ -1,9 +1,14 @@
-"""Every accepted paper reference form, parsed without network access."""
+"""Every accepted paper reference form, parsed without network access; one module resolves
+them against the catalog."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
+from pwc_cli import resolution
 from pwc_cli.errors import ResponseError, UsageError
 from pwc_cli.references import parse_reference
 
@@ -65,3 +70,36 @@ def test_bad_input() -> None:
         parse_reference("x" * 501)
     with pytest.raises(UsageError, match="control characters"):
         parse_reference("Attention\x00Is")
+
+
+# Resolution against the catalog: the public-metadata fallback, title search and hop bound.
+RESOLUTION_PRIMITIVES = {
+    "identifier_fallback",
+    "public_metadata",
+    "Hops",
+    "resolve_title",
+    "search_titles",
+    "resolve_or_metadata",
+}
+
+
+def test_one_module_resolves_paper_references() -> None:
+    """The CLI's handlers and the MCP server resolve a reference through pwc_cli.resolution's
+    entry points (resolve_in_catalog, about_paper, canonical_reference, require_paper), never by
+    composing its primitives themselves: one path, so their behaviours cannot drift apart."""
+    root = Path(resolution.__file__).resolve().parents[1]
+    users = []
+    for path in sorted([*(root / "pwc_cli").rglob("*.py"), *(root / "pwc_mcp").rglob("*.py")]):
+        if path.name == "resolution.py" and path.parent.name == "pwc_cli":
+            continue
+        tree = ast.parse(path.read_text())
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        names |= {
+            alias.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        }
+        if names & RESOLUTION_PRIMITIVES:
+            users.append(f"{path.relative_to(root)}: {sorted(names & RESOLUTION_PRIMITIVES)}")
+    assert users == []
