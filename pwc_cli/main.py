@@ -9,9 +9,10 @@ from typing import TextIO
 from pwc_cli.commands import Catalog, run
 from pwc_cli.errors import HTTPStatusError, PwcError, upstream_detail
 from pwc_cli.parser import VERSION_LINE, blank_positional, build_parser
-from pwc_cli.render import Screen, envelope, load_views
+from pwc_cli.render import Screen, envelope
 from pwc_cli.terminal import Terminal, neutralise
 from pwc_cli.transport import CatalogClient
+from pwc_cli.views import load_views
 
 
 def screen_for(out: TextIO, tty: bool | None, width: int | None) -> Screen:

@@ -1,60 +1,21 @@
-"""Output primitives (§5): the JSON envelope, tables (aligned or TSV), Markdown escaping, links.
+"""Output primitives (docs/upstream-api.md#output-rules): the JSON envelope, tables (aligned or
+TSV), Markdown blocks, links.
 
-Per-command human views live in `pwc_cli/views/` and register themselves with `@view(...)`.
-A view is `(payload, args, tty) -> Rendered`, where `tty` is the Terminal (None when stdout
-is captured); it never prints, and it decides presentation only: a terminal and a pipe get the
-same rows.
+Per-command human views live in `pwc_cli/views/` (the registry is `pwc_cli.views`); plain-text
+helpers are `pwc_cli.text`, the site's links `pwc_cli.urls`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pwc_cli.terminal import Terminal, display_width, fit_widths, neutralise, pad, truncate
-
-SITE = "https://paperswithcode.co"
-SITE_PATHS = {
-    "paper": "paper",
-    "task": "tasks",
-    "method": "methods",
-    "benchmark": "benchmark",
-    "conference": "conferences",
-    "organization": "orgs",
-    "framework": "frameworks",
-}
-
-
-@dataclass
-class Rendered:
-    """What a command prints: stdout text and informational stderr lines."""
-
-    stdout: str = ""
-    stderr: list[str] = field(default_factory=list)
-
+from pwc_cli.text import cell_text, md_escape, one_line, tsv_escape
 
 Screen = Terminal | None  # a terminal of known width, or None for a pipe or file
-View = Callable[[Any, argparse.Namespace, Screen], Rendered]
-VIEWS: dict[str, View] = {}
-
-
-def view(*commands: str) -> Callable[[View], View]:
-    def register(fn: View) -> View:
-        for command in commands:
-            VIEWS[command] = fn
-        return fn
-
-    return register
-
-
-def load_views() -> dict[str, View]:
-    from pwc_cli.views import benchmarks, papers, taxonomy  # noqa: F401
-
-    return VIEWS
 
 
 def envelope(payload: Any) -> str:
@@ -62,32 +23,6 @@ def envelope(payload: Any) -> str:
     return json.dumps(
         {"schema_version": "v1", "data": payload}, ensure_ascii=False, separators=(",", ":")
     )
-
-
-def cell_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-_SPACE = re.compile(r"\s+")
-
-
-def one_line(value: Any) -> str:
-    """Whitespace (newlines included) collapsed to single spaces, trimmed."""
-    return _SPACE.sub(" ", cell_text(value)).strip()
-
-
-def tsv_escape(value: Any) -> str:
-    text = cell_text(value)
-    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "").replace("\n", "\\n")
-
-
-def md_escape(value: Any) -> str:
-    text = cell_text(value)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", "").replace("\n", " ")
 
 
 def table(
@@ -146,29 +81,6 @@ def link(label: str, url: str | None, tty: Screen) -> str:
     if not url:
         return ""
     return f"{label}: {url}" if tty else f"[{label}]({url})"
-
-
-def site_url(kind: str, slug: Any) -> str:
-    return f"{SITE}/{SITE_PATHS[kind]}/{cell_text(slug)}"
-
-
-def absolute(url: Any) -> str | None:
-    """Site-relative paths (e.g. `/paper/1706.03762`) get the site prefix."""
-    if not url:
-        return None
-    text = str(url)
-    return SITE + text if text.startswith("/") else text
-
-
-def count(value: Any) -> str:
-    """Thousands separators for integers; other values unchanged."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}"
-    return cell_text(value)
-
-
-def meta_line(parts: Iterable[str]) -> str:
-    return " · ".join(part for part in parts if part)
 
 
 def more_hint(total: int | None, page: int, page_size: int) -> list[str]:

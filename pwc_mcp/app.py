@@ -28,7 +28,6 @@ from pwc_cli.transport import CatalogClient  # noqa: E402
 from pwc_mcp import __version__  # noqa: E402
 from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
-from pwc_mcp.cli import entry, main  # noqa: E402, F401  (the entry point's former home)
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
 from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402

@@ -1,4 +1,4 @@
-"""Human output for `benchmark --name` and `benchmark list` (§5.2–§5.5)."""
+"""Human output for `benchmark --name` and `benchmark list` (docs/upstream-api.md#output-rules)."""
 
 from __future__ import annotations
 
@@ -8,26 +8,13 @@ from typing import Any
 
 from pwc_cli.commands.benchmarks import flat_filters, metric_mode, trending_mode
 from pwc_cli.commands.common import extract_rows
-from pwc_cli.render import (
-    Rendered,
-    Screen,
-    cell_text,
-    code,
-    count,
-    heading,
-    link,
-    md_escape,
-    more_hint,
-    no_results,
-    one_line,
-    sections,
-    site_url,
-    table,
-    view,
-)
+from pwc_cli.render import Screen, code, heading, link, more_hint, no_results, sections, table
 from pwc_cli.scopes import scopes_of
+from pwc_cli.text import cell_text, count, md_escape, one_line
+from pwc_cli.urls import site_url
+from pwc_cli.views import Rendered, view
+from pwc_cli.views.common import is_grouped, plural
 from pwc_cli.views.papers import listed_rank, scope_cell, scores
-from pwc_cli.views.taxonomy import is_grouped, plural
 
 IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
 

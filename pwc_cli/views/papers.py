@@ -1,4 +1,4 @@
-"""Human output for `search` and the `paper` commands (§5.2–§5.5)."""
+"""Human output for `search` and the `paper` commands (docs/upstream-api.md#output-rules)."""
 
 from __future__ import annotations
 
@@ -7,25 +7,22 @@ from typing import Any
 
 from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import (
-    Rendered,
     Screen,
-    cell_text,
     code,
-    count,
     heading,
     link,
     markdown_table,
     more_hint,
     no_results,
-    one_line,
     section,
     sections,
-    site_url,
     strong,
     table,
-    view,
 )
 from pwc_cli.scopes import scopes_of
+from pwc_cli.text import cell_text, count, one_line
+from pwc_cli.urls import site_url
+from pwc_cli.views import Rendered, view
 
 EMPTY_HINTS = {
     "search": "try other words, another --mode, or fewer filters",
@@ -85,7 +82,8 @@ def _metric_text(value: Any) -> str:
 
 
 def scores(row: dict[str, Any]) -> str:
-    metrics = row.get("metrics") if isinstance(row.get("metrics"), dict) else {}
+    raw = row.get("metrics")
+    metrics: dict[str, Any] = raw if isinstance(raw, dict) else {}
     best = row.get("best_metric")
     names = sorted(metrics, key=lambda n: (n != best, n.casefold()))
     parts = [

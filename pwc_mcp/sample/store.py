@@ -1,7 +1,7 @@
 """Data loading and query logic of the offline sample catalog.
 
-Everything is read once from ``data/catalog.json`` into plain dicts; the HTTP layer (``app.py``)
-only validates parameters and shapes pages. Records are never mutated after loading, except the
+Everything is read once from ``data/catalog.json`` into plain dicts; the HTTP layer
+(``endpoints.py``) only validates parameters and shapes pages. Records are never mutated after loading, except the
 paper Markdown, which ``set_markdown`` swaps atomically under a lock.
 """
 
@@ -14,16 +14,13 @@ import threading
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
+from pwc_mcp.sample.common import ApiError, Json, fold, pick, split_arxiv
+from pwc_mcp.sample.filler import long_appendix
+from pwc_mcp.sample.metadata import PublicMetadata
 from pwc_mcp.sample.views import CatalogViews
 
-Json = dict[str, Any]
 DATA_DIR = Path(__file__).with_name("data")
-SITE = "https://paperswithcode.co"
-MODERN_ARXIV = re.compile(r"^(\d{4}\.\d{4,5})(?:v(\d+))?$", re.IGNORECASE)
-LEGACY_ARXIV = re.compile(r"^([a-z][a-z.\-]*/\d{7})(?:v(\d+))?$", re.IGNORECASE)
-DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
 _BRACKETED = re.compile(r"^(.*\S)\s*\[(\d+)\]$")  # "Jian Sun [1187]": a name shared by two authors
 _PHRASE = re.compile(r'"([^"]*)"')
 _WORD = re.compile(r"\w+")
@@ -38,66 +35,8 @@ MATCH_FIELDS = {
 PAPER_LINKS = {k: k + "s" for k in ("task", "method", "organization", "framework")}
 
 
-class ApiError(Exception):
-    """An HTTP error answer: a status and the JSON ``detail`` member."""
-
-    def __init__(self, status: int, detail: Any) -> None:
-        super().__init__(str(detail))
-        self.status, self.detail = status, detail
-
-
-def _pick(record: Json, fields: str) -> Json:
-    return {k: record[k] for k in fields.split()}
-
-
-def fold(value: Any) -> str:
-    """Whitespace-collapsed, casefolded text (the clients' comparison rule)."""
-    return " ".join(str(value).split()).casefold()
-
-
-def norm_title(title: str) -> str:
-    """Title key of the public-metadata search: casefolded, punctuation dropped."""
-    return " ".join(re.sub(r"[^\w\s]|_", " ", title.casefold()).split())
-
-
-def split_arxiv(ref: str) -> tuple[str, int | None] | None:
-    """(ID without version, version or None) for a modern or legacy arXiv ID."""
-    match = MODERN_ARXIV.match(ref) or LEGACY_ARXIV.match(ref)
-    return (match.group(1), int(match.group(2)) if match.group(2) else None) if match else None
-
-
-def long_appendix(kib: int) -> str:
-    """Deterministic filler that makes one paper's Markdown span several 64 KiB chunks.
-
-    Every sentence carries multi-byte UTF-8 (é, —, ∑, CJK, emoji), so chunk boundaries regularly
-    fall inside a character and readers must cut back to a character boundary.
-    """
-    fragments = (
-        "Head {h} of layer {l} attends to the previous token — the “look-back” pattern. ",
-        "The café ablation removes {h} heads and BLEU drops by 0.{d}; naïve pruning hurts. ",
-        "For all {n} queries ∑ᵢ αᵢ = 1 holds and ‖W_O‖ stays below {l}.{h}. ",
-        "Throughput reaches {n} tokens/s on eight GPUs 🚀 after {w} warm-up steps. ",
-        "Label smoothing ε = 0.1 trades perplexity for BLEU (Δ = +0.{d}), see Table {l}. ",
-        "多头注意力 head {h} tracks coreference; 🤖 sentence {n} resolves “it” correctly. ",
-        "Phases θ = pos / 10000^(2i/d) wrap after {w} positions ≈ 2π·10⁴ — résumé in Figure {d}. ",
-    )
-    parts = ["\n## Appendix — extended ablation notes (generated sample text)\n"]
-    size, n = len(parts[0].encode()), 0
-    while size < kib * 1024:
-        section = n // 24 + 1
-        heading = f"\n### A.{section} Ablation set {section} · λ = {section / 10:.1f}\n\n"
-        pieces = [heading] if n % 24 == 0 else []
-        values = {"h": n % 8 + 1, "l": n % 6 + 1, "d": n % 9 + 1, "n": 512 + 37 * n, "w": 4000 + n}
-        pieces.append(fragments[(n * 3 + section) % len(fragments)].format(**values))
-        pieces += ["\n\n"] if n % 4 == 3 else []
-        parts += pieces
-        size += sum(len(piece.encode()) for piece in pieces)
-        n += 1
-    return "".join(parts) + "\n"
-
-
 class SampleStore:
-    """The loaded sample catalog and the paper, Markdown and public-metadata queries."""
+    """The loaded sample catalog and the entity, author, paper and Markdown queries."""
 
     def __init__(self, path: Path | None = None) -> None:
         path = path or DATA_DIR / "catalog.json"
@@ -126,8 +65,7 @@ class SampleStore:
             self._add_paper(entry)
         self._link_papers()
         self.views = CatalogViews(self, raw["leaderboards"])
-        self.public_records: list[Json] = raw["public_metadata"]
-        self.stale_mappings: dict[str, Json] = {m["reference"]: m for m in raw["stale_mappings"]}
+        self.metadata = PublicMetadata(self, raw["public_metadata"], raw["stale_mappings"])
         self._lock = threading.Lock()
         self._markdown: dict[str, tuple[bytes, str]] = {}
         for ref, spec in raw["markdown"].items():
@@ -258,6 +196,10 @@ class SampleStore:
             raise ApiError(404, "Not found.")
         return paper
 
+    def keyed(self, key: str) -> Json | None:
+        """The paper with this arXiv ID (without version) or DOI, in any case."""
+        return self._by_key.get(key.casefold())
+
     def summary(self, paper: Json, resources: bool = False, methods: bool = False) -> Json:
         row = dict(paper["row"])
         if methods:
@@ -290,7 +232,7 @@ class SampleStore:
             ("successor_papers", paper["successors"]),
         ):
             rows = [self.papers[i]["row"] for i in ids]
-            detail[field] = [_pick(r, "id title route_identifier published") for r in rows]
+            detail[field] = [pick(r, "id title route_identifier published") for r in rows]
         return detail
 
     def lineage(self, paper: Json) -> Json:
@@ -299,7 +241,7 @@ class SampleStore:
             return {
                 "id": row["id"],
                 "reference": row["route_identifier"],
-                **_pick(row, "arxiv_id title"),
+                **pick(row, "arxiv_id title"),
             }
 
         return {
@@ -392,112 +334,3 @@ class SampleStore:
         data = text.encode("utf-8")
         with self._lock:
             self._markdown[self.markdown_key(paper)] = (data, hashlib.sha256(data).hexdigest())
-
-    # -- public metadata -----------------------------------------------------------------------
-
-    def _identify(self, ref: str) -> tuple[str, str] | None:
-        """Classify a reference as ("arxiv"|"doi"|"id"|"slug"|"url", value); None for a title."""
-        if ref.lower().startswith(("http://", "https://")):
-            url = urlsplit(ref)
-            host, path = url.netloc.lower().removeprefix("www."), unquote(url.path).strip("/")
-            for prefix in ("arxiv.org/abs/", "arxiv.org/pdf/", "huggingface.co/papers/"):
-                if f"{host}/{path}".startswith(prefix):
-                    inner = f"{host}/{path}"[len(prefix) :].removesuffix(".pdf")
-                    return self._identify(inner) or ("url", ref)
-            if host in ("doi.org", "dx.doi.org"):
-                return ("doi", path)
-            if host == "paperswithcode.co" and path.startswith("paper/"):
-                return self._identify(path[6:]) or ("slug", path[6:])
-            return ("url", ref)
-        for prefix in ("arxiv:", "doi:"):
-            if ref.lower().startswith(prefix):
-                return self._identify(ref[len(prefix) :].strip())
-        if DOI_RE.match(ref):
-            return ("doi", ref)
-        parsed = split_arxiv(ref)
-        return ("arxiv", parsed[0]) if parsed else ("id", ref) if ref.isdigit() else None
-
-    def _catalog_entry(self, paper: Json) -> Json:
-        row = paper["row"]
-        return {
-            "in_catalog": True,
-            "source": "catalog",
-            "id": row["id"],
-            "arxiv_id": row["arxiv_id"],
-            "title": row["title"],
-            "catalog_paper": _pick(row, "id arxiv_id route_identifier title"),
-            "available_at": [
-                {"label": "Papers With Code", "url": f"{SITE}/paper/{row['route_identifier']}"}
-            ],
-        }
-
-    @staticmethod
-    def _public_entry(record: Json, reference: str | None = None) -> Json:
-        arxiv, doi = record["arxiv_id"], record["doi"]
-        links = [("arXiv abstract", "abs"), ("arXiv PDF", "pdf")] if arxiv else []
-        links = [(label, f"https://arxiv.org/{kind}/{arxiv}") for label, kind in links]
-        if arxiv and MODERN_ARXIV.match(arxiv):
-            links.append(("Hugging Face Papers", f"https://huggingface.co/papers/{arxiv}"))
-        links += [("Publisher (DOI)", f"https://doi.org/{doi}")] if doi else []
-        fields = ("arxiv_id", "doi", "title", "authors", "abstract", "published")
-        entry = {
-            "in_catalog": False,
-            "source": record["source"],
-            "reference": reference or arxiv or doi,
-        }
-        entry |= {k: record.get(k) for k in fields}
-        return entry | {"available_at": [{"label": label, "url": url} for label, url in links]}
-
-    @staticmethod
-    def _stale_entry(mapping: Json) -> Json:
-        """A mapping into the catalog that the catalog itself does not hold (as after a merge)."""
-        target = mapping["maps_to"]
-        paper = {
-            "id": target,
-            "arxiv_id": None,
-            "route_identifier": target,
-            "title": mapping["title"],
-        }
-        return {"in_catalog": True, "source": "catalog", **paper, "catalog_paper": paper}
-
-    def public_metadata(self, reference: str) -> Json:
-        """§2.28: a catalog mapping (in_catalog true), a public-only record, 404, or 422 for titles."""
-        ref = reference.strip()
-        kind = self._identify(ref)
-        if kind is None:
-            raise ApiError(422, "Not a paper identifier; search titles with public-metadata/search")
-        kind_name, value = kind
-        if kind_name in ("arxiv", "id"):
-            paper = self.find_paper(value)
-        elif kind_name == "slug":
-            paper = next((p for p in self.papers.values() if p["row"]["slug"] == fold(value)), None)
-        else:
-            paper = self._by_key.get(value.casefold()) if kind_name == "doi" else None
-        if paper is not None:
-            return self._catalog_entry(paper)
-        if value in self.stale_mappings:
-            return self._stale_entry(self.stale_mappings[value])
-        field = {"arxiv": "arxiv_id", "doi": "doi"}.get(kind_name)
-        for record in self.public_records if field else ():
-            if fold(record[field] or "") == fold(value):
-                return self._public_entry(record, ref)
-        raise ApiError(404, f"No public metadata found for {ref}")
-
-    def public_search(self, title: str) -> Json:
-        """Exact normalized title match, else the single arXiv paper with that "Name:" prefix."""
-        target = norm_title(title)
-        entries = [
-            (p["title"], p["row"]["arxiv_id"], self._catalog_entry(p)) for p in self.papers.values()
-        ]
-        entries += [(r["title"], r["arxiv_id"], self._public_entry(r)) for r in self.public_records]
-        exact = [entry | {"match": "exact"} for t, _, entry in entries if norm_title(t) == target]
-        if exact:
-            return {"count": len(exact), "match": "exact", "note": None, "results": exact}
-        names = [(t.split(":")[0], e) for t, arxiv, e in entries if arxiv and ":" in t]
-        prefixed = [(name, e) for name, e in names if norm_title(name) == target]
-        if target and len(prefixed) == 1:
-            name = prefixed[0][0]
-            note = f'No exact title match; returning the only arXiv paper whose title starts with "{name}:".'
-            entry = prefixed[0][1] | {"match": "name_prefix", "note": note}
-            return {"count": 1, "match": "name_prefix", "note": note, "results": [entry]}
-        return {"count": 0, "match": None, "note": None, "results": []}
