@@ -1,15 +1,20 @@
 """Server settings from PWC_MCP_* / PORT / PWC_API_URL, validated once at start-up.
 
-Every problem is collected and reported as one line each, so an operator fixes them all at once.
+`SETTINGS` declares each variable once (its field, parser with bounds, README text); the table
+drives `Settings.from_env` and renders the README's configuration table (a test keeps them equal).
+The field defaults live on `Settings`, the typed record. Every problem is collected and reported
+as one line each, so an operator fixes them all at once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 from pwc_cli.transport import DEFAULT_BASE_URL
@@ -23,10 +28,12 @@ LIMIT_RANGE = (1, 10_000)
 # limiter still runs and is measured but never refuses. Not offered in the error message.
 UNLIMITED = "unlimited"
 UNLIMITED_PER_MINUTE = 1_000_000_000
-PER_MINUTE_LIMITS = ("PWC_MCP_REQUEST_LIMIT", "PWC_MCP_SEMANTIC_LIMIT")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # A trusted-proxy range wider than this lets anyone in it choose their identity by header.
 MIN_PROXY_PREFIX = {4: 8, 6: 32}
+CURSOR_KEY_CURRENT = "PWC_MCP_CURSOR_KEY_CURRENT"
+CURSOR_KEY_PREVIOUS = "PWC_MCP_CURSOR_KEY_PREVIOUS"
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class ConfigError(ValueError):
@@ -52,7 +59,7 @@ class Settings:
     semantic_limit: int = 10
     concurrency_limit: int = 4
     global_concurrency_limit: int = 128
-    trusted_proxy_cidrs: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+    trusted_proxy_cidrs: tuple[Network, ...] = ()
     rate_limit_storage: str = "memory://"
     cursor_key_current: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     cursor_key_previous: bytes | None = field(default=None, repr=False)
@@ -65,118 +72,288 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if env is None else env
         problems: list[str] = []
-        values: dict[str, object] = {}
-
-        def text(name: str) -> str | None:
-            value = env.get(name)
-            return value.strip() if value is not None and value.strip() else None
-
-        if (host := text("PWC_MCP_HOST")) is not None:
-            values["host"] = host
-        if (port := text("PORT")) is not None:
-            if port.isdigit() and 1 <= int(port) <= 65535:
-                values["port"] = int(port)
-            else:
-                problems.append("PORT must be an integer between 1 and 65535")
-        if (api := text("PWC_API_URL")) is not None:
-            if api.startswith(("http://", "https://")) and _has_host(api):
-                values["api_url"] = api.rstrip("/")
-            else:
-                problems.append("PWC_API_URL must be an http:// or https:// URL")
-        if "PWC_MCP_ALLOWED_ORIGINS" in env:
-            origins = _split(env["PWC_MCP_ALLOWED_ORIGINS"])
-            if any("*" in origin for origin in origins):
-                problems.append(
-                    "PWC_MCP_ALLOWED_ORIGINS must not contain a wildcard; list each origin"
-                )
-            elif bad := [o for o in origins if not o.startswith(("http://", "https://"))]:
-                problems.append(
-                    f"PWC_MCP_ALLOWED_ORIGINS entries must be http(s) origins: {', '.join(bad)}"
-                )
-            values["allowed_origins"] = tuple(o.rstrip("/") for o in origins)
-        if (hosts := text("PWC_MCP_ALLOWED_HOSTS")) is not None:
-            entries = _split(hosts)
-            if bad := [h for h in entries if split_host(h, entry=True) is None]:
-                problems.append(
-                    "PWC_MCP_ALLOWED_HOSTS entries must be host, host:port or host:* "
-                    f"(no wildcard host): {', '.join(bad)}"
-                )
-            elif not entries:
-                problems.append("PWC_MCP_ALLOWED_HOSTS must list at least one host")
-            values["allowed_hosts"] = tuple(entries)
-        if (public := text("PWC_MCP_PUBLIC_URL")) is not None:
-            if (public_origin := _origin(public)) is None:
-                problems.append(
-                    "PWC_MCP_PUBLIC_URL must be an http(s) origin such as "
-                    "https://pwc.example.org (no path, query or credentials)"
-                )
-            values["public_url"] = public_origin
-        for name, key in (
-            ("PWC_MCP_REQUEST_LIMIT", "request_limit"),
-            ("PWC_MCP_SEMANTIC_LIMIT", "semantic_limit"),
-            ("PWC_MCP_CONCURRENCY_LIMIT", "concurrency_limit"),
-            ("PWC_MCP_GLOBAL_CONCURRENCY_LIMIT", "global_concurrency_limit"),
-        ):
-            if (raw := text(name)) is not None:
-                low, high = LIMIT_RANGE
-                if raw.isdigit() and low <= int(raw) <= high:
-                    values[key] = int(raw)
-                elif name in PER_MINUTE_LIMITS and raw.lower() == UNLIMITED:
-                    values[key] = UNLIMITED_PER_MINUTE
-                else:
-                    problems.append(f"{name} must be an integer between {low} and {high}")
-        if (cidrs := text("PWC_MCP_TRUSTED_PROXY_CIDRS")) is not None:
-            networks = []
-            for item in _split(cidrs):
-                try:
-                    network = ipaddress.ip_network(item, strict=False)
-                except ValueError:
-                    problems.append(f"PWC_MCP_TRUSTED_PROXY_CIDRS has an invalid network: {item}")
-                    continue
-                if network.prefixlen < MIN_PROXY_PREFIX[network.version]:
-                    problems.append(
-                        f"PWC_MCP_TRUSTED_PROXY_CIDRS network {item} is too wide: list your "
-                        "proxies (IPv4 /8 or narrower, IPv6 /32 or narrower)"
-                    )
-                networks.append(network)
-            values["trusted_proxy_cidrs"] = tuple(networks)
-        if (storage := text("PWC_MCP_RATE_LIMIT_STORAGE")) is not None:
-            if storage.startswith(("memory://", "redis://", "rediss://", "redis+unix://")):
-                values["rate_limit_storage"] = storage
-            else:
-                problems.append("PWC_MCP_RATE_LIMIT_STORAGE must be memory:// or a redis:// URI")
-        current, previous = text("PWC_MCP_CURSOR_KEY_CURRENT"), text("PWC_MCP_CURSOR_KEY_PREVIOUS")
-        for name, key in (
-            ("PWC_MCP_CURSOR_KEY_CURRENT", current),
-            ("PWC_MCP_CURSOR_KEY_PREVIOUS", previous),
-        ):
-            if key is not None and len(key) < 32:
-                problems.append(f"{name} must be at least 32 characters")
-        if previous is not None and current is None:
-            problems.append("PWC_MCP_CURSOR_KEY_PREVIOUS needs PWC_MCP_CURSOR_KEY_CURRENT")
-        if current is not None:
-            values["cursor_key_current"] = current.encode()
-            values["cursor_key_ephemeral"] = False
-        if previous is not None:
-            values["cursor_key_previous"] = previous.encode()
-        if values.get("rate_limit_storage", "memory://") != "memory://" and current is None:
-            problems.append(
-                "PWC_MCP_RATE_LIMIT_STORAGE shared by replicas needs "
-                "PWC_MCP_CURSOR_KEY_CURRENT: replicas must hash client identities "
-                "with the same key"
-            )
-        if (level := text("LOG_LEVEL")) is not None:
-            if level.upper() in LOG_LEVELS:
-                values["log_level"] = level.upper()
-            else:
-                problems.append(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+        values: dict[str, Any] = {}
+        given: set[str] = set()
+        for setting in SETTINGS:
+            raw = env.get(setting.env)
+            if raw is None or (setting.blank_is_unset and not raw.strip()):
+                continue
+            given.add(setting.env)
+            try:
+                values[setting.field] = setting.parse(setting.env, raw.strip())
+            except Invalid as error:
+                problems.extend(error.problems)
+        problems.extend(_combination_problems(values, given))
         if problems:
             raise ConfigError(problems)
-        return cls(**values)  # type: ignore[arg-type]
+        values["cursor_key_ephemeral"] = "cursor_key_current" not in values
+        return cls(**values)
+
+
+class Invalid(ValueError):
+    """A setting's value is unusable: one message per problem, each naming the variable."""
+
+    def __init__(self, *problems: str) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = list(problems)
+
+
+Parse = Callable[[str, str], Any]  # (variable name, stripped value) -> typed value, or Invalid
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One environment variable: the `Settings` field it sets, how it is read, its README row."""
+
+    env: str
+    field: str
+    parse: Parse
+    meaning: str  # the README's "Meaning" column
+    shown: str | None = None  # the README's "Default" when the field's own default cannot say it
+    blank_is_unset: bool = True  # False: an empty value is a value (an empty allowlist)
+
+    def default_text(self) -> str:
+        if self.shown is not None:
+            return self.shown
+        default = Settings.__dataclass_fields__[self.field].default
+        if default is dataclasses.MISSING:
+            raise TypeError(f"{self.env}: a factory default needs `shown`")
+        if default is None or default == ():
+            return "none"
+        return f"`{','.join(default) if isinstance(default, tuple) else default}`"
+
+
+@dataclass(frozen=True)
+class Documented:
+    """A variable read outside `Settings` (by `read_by`), listed in the same README table."""
+
+    env: str
+    shown: str
+    meaning: str
+    read_by: str
+
+
+def integer(low: int, high: int, *, unlimited: bool = False) -> Parse:
+    """An integer in [low, high]; `unlimited` also accepts UNLIMITED (per-minute limits)."""
+
+    def parse(name: str, raw: str) -> int:
+        number = _decimal(raw)
+        if number is not None and low <= number <= high:
+            return number
+        if unlimited and raw.lower() == UNLIMITED:
+            return UNLIMITED_PER_MINUTE
+        raise Invalid(f"{name} must be an integer between {low} and {high}")
+
+    return parse
+
+
+def _verbatim(name: str, raw: str) -> str:
+    return raw
+
+
+def _catalog_url(name: str, raw: str) -> str:
+    if raw.startswith(("http://", "https://")) and _has_host(raw):
+        return raw.rstrip("/")
+    raise Invalid(f"{name} must be an http:// or https:// URL")
+
+
+def _origins(name: str, raw: str) -> tuple[str, ...]:
+    origins = _split(raw)
+    if any("*" in origin for origin in origins):
+        raise Invalid(f"{name} must not contain a wildcard; list each origin")
+    if bad := [o for o in origins if not o.startswith(("http://", "https://"))]:
+        raise Invalid(f"{name} entries must be http(s) origins: {', '.join(bad)}")
+    return tuple(o.rstrip("/") for o in origins)
+
+
+def _hosts(name: str, raw: str) -> tuple[str, ...]:
+    entries = _split(raw)
+    if bad := [h for h in entries if split_host(h, entry=True) is None]:
+        raise Invalid(
+            f"{name} entries must be host, host:port or host:* (no wildcard host): {', '.join(bad)}"
+        )
+    if not entries:
+        raise Invalid(f"{name} must list at least one host")
+    return tuple(entries)
+
+
+def _public_origin(name: str, raw: str) -> str:
+    if (origin := _origin(raw)) is None:
+        raise Invalid(
+            f"{name} must be an http(s) origin such as https://pwc.example.org "
+            "(no path, query or credentials)"
+        )
+    return origin
+
+
+def _proxy_networks(name: str, raw: str) -> tuple[Network, ...]:
+    networks: list[Network] = []
+    problems: list[str] = []
+    for item in _split(raw):
+        try:
+            network = ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            problems.append(f"{name} has an invalid network: {item}")
+            continue
+        if network.prefixlen < MIN_PROXY_PREFIX[network.version]:
+            problems.append(
+                f"{name} network {item} is too wide: list your proxies "
+                "(IPv4 /8 or narrower, IPv6 /32 or narrower)"
+            )
+        networks.append(network)
+    if problems:
+        raise Invalid(*problems)
+    return tuple(networks)
+
+
+def _limits_storage(name: str, raw: str) -> str:
+    if raw.startswith(("memory://", "redis://", "rediss://", "redis+unix://")):
+        return raw
+    raise Invalid(f"{name} must be memory:// or a redis:// URI")
+
+
+def _signing_key(name: str, raw: str) -> bytes:
+    if len(raw) < 32:
+        raise Invalid(f"{name} must be at least 32 characters")
+    return raw.encode()
+
+
+def _log_level(name: str, raw: str) -> str:
+    if raw.upper() in LOG_LEVELS:
+        return raw.upper()
+    raise Invalid(f"{name} must be one of {', '.join(LOG_LEVELS)}")
+
+
+_LIMIT = integer(*LIMIT_RANGE)
+_PER_MINUTE = integer(*LIMIT_RANGE, unlimited=True)
+
+# Read in this order, so problems are reported in it; the README lists them in it too.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("PWC_MCP_HOST", "host", _verbatim, "bind address (the Docker image sets `0.0.0.0`)"),
+    Setting("PORT", "port", integer(1, 65535), "listen port"),
+    # The `pwc` CLI reads it too (pwc_cli/transport.py), with the same default.
+    Setting(
+        "PWC_API_URL",
+        "api_url",
+        _catalog_url,
+        "catalog API base (CLI and server); must be an http(s) URL with a host",
+    ),
+    Setting(
+        "PWC_MCP_ALLOWED_ORIGINS",
+        "allowed_origins",
+        _origins,
+        "browser Origin allowlist, comma-separated; a `*` is refused at start-up",
+        shown="loopback origins, any port",
+        blank_is_unset=False,
+    ),
+    Setting(
+        "PWC_MCP_ALLOWED_HOSTS",
+        "allowed_hosts",
+        _hosts,
+        "Host allowlist, `host`, `host:port` or `host:*`; a wildcard host (`*`) is refused at "
+        "start-up",
+    ),
+    Setting(
+        "PWC_MCP_PUBLIC_URL",
+        "public_url",
+        _public_origin,
+        "public origin advertised by `/.well-known/mcp` (e.g. `https://paperswithcode.co`); "
+        "no path, query or credentials",
+    ),
+    Setting(
+        "PWC_MCP_REQUEST_LIMIT", "request_limit", _PER_MINUTE, "MCP requests per minute per client"
+    ),
+    Setting(
+        "PWC_MCP_SEMANTIC_LIMIT",
+        "semantic_limit",
+        _PER_MINUTE,
+        "semantic/hybrid `search_papers` calls per minute per client",
+    ),
+    Setting(
+        "PWC_MCP_CONCURRENCY_LIMIT", "concurrency_limit", _LIMIT, "concurrent requests per client"
+    ),
+    Setting(
+        "PWC_MCP_GLOBAL_CONCURRENCY_LIMIT",
+        "global_concurrency_limit",
+        _LIMIT,
+        "concurrent requests overall; also sizes the tool thread pool",
+    ),
+    Setting(
+        "PWC_MCP_TRUSTED_PROXY_CIDRS",
+        "trusted_proxy_cidrs",
+        _proxy_networks,
+        "proxies whose `X-Forwarded-For` is trusted (right-most untrusted hop); ranges wider "
+        "than IPv4 /8 or IPv6 /32 are refused",
+    ),
+    Setting(
+        "PWC_MCP_RATE_LIMIT_STORAGE",
+        "rate_limit_storage",
+        _limits_storage,
+        "`limits` storage URI, e.g. `redis://127.0.0.1:6379` to share limits between replicas",
+    ),
+    Setting(
+        CURSOR_KEY_CURRENT,
+        "cursor_key_current",
+        _signing_key,
+        "`read_paper` cursor signing key, ≥ 32 characters; set in production",
+        shown="ephemeral (warning)",
+    ),
+    Setting(
+        CURSOR_KEY_PREVIOUS,
+        "cursor_key_previous",
+        _signing_key,
+        "the previous key, still accepted during a rotation",
+    ),
+    Setting(
+        "LOG_LEVEL", "log_level", _log_level, "`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`"
+    ),
+)
+
+READ_ELSEWHERE: tuple[Documented, ...] = (
+    Documented(
+        "PWC_SAMPLE_PORT",
+        "a free port",
+        "the sample catalog's port with `--sample-catalog` (or `--sample-port`; `0` = any free "
+        "port)",
+        read_by="pwc_mcp/cli.py (SAMPLE_PORT_ENV): a command-line option's fallback",
+    ),
+)
+
+
+def _combination_problems(values: Mapping[str, Any], given: set[str]) -> list[str]:
+    """Rules between settings, checked once each setting has been read on its own."""
+    problems = []
+    if CURSOR_KEY_PREVIOUS in given and CURSOR_KEY_CURRENT not in given:
+        problems.append(f"{CURSOR_KEY_PREVIOUS} needs {CURSOR_KEY_CURRENT}")
+    if values.get("rate_limit_storage", "memory://") != "memory://" and (
+        CURSOR_KEY_CURRENT not in given
+    ):
+        problems.append(
+            f"PWC_MCP_RATE_LIMIT_STORAGE shared by replicas needs {CURSOR_KEY_CURRENT}: "
+            "replicas must hash client identities with the same key"
+        )
+    return problems
+
+
+def configuration_table() -> str:
+    """The README's "## Configuration" table, rendered from the declarations."""
+    rows = [("Variable", "Default", "Meaning"), ("---", "---", "---")]
+    rows += [(f"`{s.env}`", s.default_text(), s.meaning) for s in SETTINGS]
+    rows += [(f"`{d.env}`", d.shown, d.meaning) for d in READ_ELSEWHERE]
+    return "\n".join(f"| {' | '.join(row)} |" for row in rows)
 
 
 def _split(value: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _decimal(raw: str) -> int | None:
+    if not raw.isdigit():
+        return None
+    try:
+        return int(raw)
+    except ValueError:  # str.isdigit() accepts digits such as "²" that int() refuses
+        return None
 
 
 def _has_host(url: str) -> bool:

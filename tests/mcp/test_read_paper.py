@@ -12,7 +12,7 @@ from fastmcp import Client
 from pwc_mcp.cursors import CursorCodec
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import call, error_of, make_service
+from tests.helpers.mcp import call, error_of, make_service
 
 pytestmark = pytest.mark.anyio
 
@@ -164,5 +164,5 @@ async def test_chunk_cache_holds_what_its_byte_ceiling_counts(sample: RunningCat
         whole, calls = await read_all(client, "1706.03762")
     assert service.chunks.entries == calls
     assert service.chunks.bytes == len(whole), "accounted bytes are the UTF-8 bytes"
-    held = [entry[0] for entry in service.chunks._data.values()]  # (value, size, expiry)
+    held = [entry[0] for entry in service.chunks._store.values()]  # (value, size)
     assert held and all(isinstance(value[0], bytes) for value in held)
