@@ -1,6 +1,6 @@
 """Rate-limit client identity: who a request is counted against, and how that is stored.
 
-Rules (see SPEC "Safety and operations"; the reference's left-most-XFF trust is spoofable):
+Rules (docs/decisions.md#client-identity; the reference's left-most-XFF trust is spoofable):
 
 * The identity is the direct TCP peer, except:
 * from a peer inside ``trusted_proxy_cidrs``: walk ``X-Forwarded-For`` from the right, skipping
