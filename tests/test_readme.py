@@ -14,8 +14,10 @@ from fastmcp import Client
 
 from pwc_cli.main import main
 from pwc_cli.transport import CatalogClient
+from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
+from pwc_mcp.params import TOOLS
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import make_service
+from tests.helpers.mcp import make_service
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 CLI_LINES = [
@@ -33,7 +35,31 @@ TOOL_ROWS = [
 
 
 def test_the_readme_has_examples() -> None:
-    assert len(CLI_LINES) >= 15 and len({tool for tool, _ in TOOL_ROWS}) == 21
+    assert len(CLI_LINES) >= 15 and len({tool for tool, _ in TOOL_ROWS}) == len(TOOLS)
+
+
+def test_the_tool_table_shows_the_example_table() -> None:
+    """pwc_mcp/examples.py is the one table; the README shows it, row by row, in order."""
+    shown: dict[str, list[dict]] = {}
+    for tool, example in TOOL_ROWS:
+        shown.setdefault(tool, []).append(json.loads(example))
+    assert shown == {tool: list(examples) for tool, examples in TOOL_EXAMPLES.items()}
+    assert list(shown) == list(TOOLS)
+    commands = dict(re.findall(r"^\| `(\w+)` \| `pwc ([a-z ]+?)(?: --name)?` \|", README, re.M))
+    assert commands == TOOLS
+
+
+def test_the_counts_and_the_resource_and_prompt_examples_are_the_tables() -> None:
+    counts = re.search(r"(\d+) tools, (\d+) resource templates,\s+(\d+) prompts", README)
+    assert counts and tuple(map(int, counts.groups())) == (
+        len(TOOLS),
+        len(RESOURCE_EXAMPLES),
+        len(PROMPT_EXAMPLES),
+    )
+    uris = re.findall(r"^\| `pwc://.*e\.g\. `(pwc://[^`]+)`", README, re.M)
+    assert uris and set(uris) <= set(RESOURCE_EXAMPLES.values())
+    prompts = re.findall(r"`(\w+)` with `(\{.*?\})`\.", README)
+    assert prompts and all(PROMPT_EXAMPLES[name] == json.loads(a) for name, a in prompts)
 
 
 @pytest.mark.parametrize("line", CLI_LINES)
@@ -64,6 +90,7 @@ TEXT_EXAMPLES = re.findall(
 
 def test_the_readme_shows_a_text_per_tool_family() -> None:
     assert {tool for tool, _, _ in TEXT_EXAMPLES} >= {"get_paper_lineage", "get_benchmark"}
+    assert all(json.loads(example) in TOOL_EXAMPLES[tool] for tool, example, _ in TEXT_EXAMPLES)
 
 
 @pytest.mark.anyio

@@ -3,39 +3,14 @@
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pytest
 import respx
 
 from pwc_cli.main import main
 from pwc_cli.transport import CatalogClient
-
-BASE = "https://catalog.test/api/v1"
-FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
-
-
-def fixture(name: str) -> Any:
-    """A contract fixture (copied from shared/spec/fixtures into tests/fixtures)."""
-    path = FIXTURES / name
-    return path.read_text() if path.suffix == ".md" else json.loads(path.read_text())
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-    @property
-    def data(self) -> Any:
-        doc = json.loads(self.out)
-        assert list(doc) == ["schema_version", "data"] and doc["schema_version"] == "v1"
-        return doc["data"]
+from tests.helpers.cli import BASE, Result
 
 
 @pytest.fixture
@@ -59,12 +34,3 @@ def pwc(api: respx.MockRouter):
         return Result(code, out.getvalue(), err.getvalue())
 
     return run
-
-
-def params_of(route: respx.Route, index: int = -1) -> dict[str, list[str]]:
-    """Query parameters of one recorded call of a route (repeated keys kept)."""
-    request = route.calls[index].request
-    result: dict[str, list[str]] = {}
-    for key, value in request.url.params.multi_items():
-        result.setdefault(key, []).append(value)
-    return result

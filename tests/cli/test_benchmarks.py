@@ -8,7 +8,7 @@ import httpx
 import pytest
 import respx
 
-from tests.cli.conftest import fixture, params_of
+from tests.helpers.cli import fixture, params_of
 
 LEADERBOARD = "datasets/205/evaluations/"
 

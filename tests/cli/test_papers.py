@@ -8,7 +8,7 @@ import httpx
 import pytest
 import respx
 
-from tests.cli.conftest import fixture, params_of
+from tests.helpers.cli import fixture, params_of
 
 
 def test_search_json_envelope_and_parameters(api: respx.MockRouter, pwc) -> None:

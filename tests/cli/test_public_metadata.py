@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import respx
 
-from tests.cli.conftest import fixture, params_of
+from tests.helpers.cli import fixture, params_of
 
 EMPTY = {"count": 0, "match": None, "results": []}
 

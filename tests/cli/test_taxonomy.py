@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import respx
 
-from tests.cli.conftest import fixture, params_of
+from tests.helpers.cli import fixture, params_of
 
 AREAS = {"page": ["1"], "page_size": ["500"], "ordering": ["name"]}
 

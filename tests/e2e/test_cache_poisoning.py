@@ -14,8 +14,7 @@ import pytest
 from pwc_mcp.app import create_app
 from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
-from tests.e2e.conftest import settings_for
-from tests.e2e.test_caching import tool_call
+from tests.helpers.e2e import settings_for, tool_call
 
 
 @pytest.fixture

@@ -7,19 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 
 from pwc_mcp.sample import RunningCatalog
-from tests.e2e.conftest import RPC_HEADERS, rpc
-
-
-def tool_call(http: httpx.Client, name: str, arguments: dict, rpc_id: int = 1) -> dict:
-    answer = http.post(
-        "/mcp",
-        json=rpc("tools/call", {"name": name, "arguments": arguments}, rpc_id=rpc_id),
-        headers=RPC_HEADERS,
-    )
-    assert answer.status_code == 200, answer.text
-    result = answer.json()["result"]
-    assert not result.get("isError"), result["content"][0]["text"]
-    return result
+from tests.helpers.e2e import RPC_HEADERS, rpc, tool_call
 
 
 def test_fifty_identical_cold_calls_make_one_upstream_request(

@@ -15,7 +15,7 @@ from pwc_mcp.catalog import CatalogService
 from pwc_mcp.completion import MAX_PREFIX, MAX_VALUES
 from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
-from tests.e2e.conftest import RPC_HEADERS, modern, rpc, settings_for
+from tests.helpers.e2e import RPC_HEADERS, modern, rpc, settings_for
 
 pytestmark = pytest.mark.anyio
 MODES = pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])

@@ -9,7 +9,8 @@ import pytest
 
 from pwc_mcp.params import TOOLS
 from pwc_mcp.telemetry import configure_logging
-from tests.e2e.conftest import RPC_HEADERS, rpc
+from tests.helpers import wait_until
+from tests.helpers.e2e import RPC_HEADERS, rpc
 
 SECRET = "zq7781"  # appears in every argument below, and must appear in no log record
 CALLS = {
@@ -61,10 +62,15 @@ def test_logs_carry_no_queries_references_or_addresses(
             json=rpc("tools/call", {"name": f"tool-{SECRET}", "arguments": {}}),
             headers=headers,
         )
+
+    def ops_lines() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name.startswith("pwc_mcp.ops")]
+
+    # The server writes a request's line once the response is out: the last may still be due.
+    wait_until(lambda: len(ops_lines()) >= len(CALLS) + 1)
+    ops = ops_lines()
     text = caplog.text
     assert SECRET not in text
     assert "127.0.0.1" not in text
-    ops = [r.getMessage() for r in caplog.records if r.name.startswith("pwc_mcp.ops")]
-    assert len(ops) >= len(CALLS) + 1
     for tool in ("search_papers", "get_benchmark", "unknown"):
         assert any(f"tool={tool}" in line for line in ops), tool

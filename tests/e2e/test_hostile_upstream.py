@@ -26,7 +26,7 @@ from pwc_mcp.cursors import CursorCodec
 from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog, start_sample_catalog
 from pwc_mcp.server import build_server
-from tests.e2e.conftest import settings_for
+from tests.helpers.e2e import settings_for
 
 pytestmark = pytest.mark.anyio
 ROOTS = {

@@ -9,9 +9,10 @@ from fastmcp.client.transports import StreamableHttpTransport
 from mcp import Client as SDKClient
 
 from pwc_mcp import __version__
+from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, first_examples
 from pwc_mcp.localserver import Running
 from pwc_mcp.params import TOOLS
-from tests.e2e.conftest import RPC_HEADERS, modern, rpc
+from tests.helpers.e2e import RPC_HEADERS, modern, rpc
 
 pytestmark = pytest.mark.anyio
 
@@ -160,16 +161,15 @@ def test_docs_lists_every_tool_template_and_prompt(http: httpx.Client) -> None:
     answer = http.get("/docs")
     assert answer.status_code == 200 and "max-age=3600" in answer.headers["cache-control"]
     docs = answer.json()
-    assert len(docs["tools"]) == 21 and all(
+    assert len(docs["tools"]) == len(TOOLS) and all(
         t["inputSchema"] and t["outputSchema"] for t in docs["tools"]
     )
-    assert len(docs["resourceTemplates"]) == 4 and len(docs["prompts"]) == 3
+    assert len(docs["resourceTemplates"]) == len(RESOURCE_EXAMPLES)
+    assert len(docs["prompts"]) == len(PROMPT_EXAMPLES)
 
 
 def test_every_tool_over_http(http: httpx.Client) -> None:
-    from tests.mcp.test_tools import SMOKE
-
-    for index, (tool, arguments) in enumerate(SMOKE):
+    for index, (tool, arguments) in enumerate(first_examples().items()):
         answer = http.post(
             "/mcp",
             json=rpc("tools/call", {"name": tool, "arguments": arguments}, rpc_id=index),

@@ -17,7 +17,7 @@ from mcp import MCPError
 
 from pwc_mcp.jsonrpc import STATELESS_PROTOCOLS, SUPPORTED_PROTOCOLS
 from pwc_mcp.localserver import Running
-from tests.e2e.conftest import RPC_HEADERS, modern, rpc
+from tests.helpers.e2e import RPC_HEADERS, modern, rpc
 
 INVALID_PARAMS, UNSUPPORTED = -32602, -32022
 anyio = pytest.mark.anyio

@@ -13,7 +13,7 @@ from fastmcp import Client
 
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import make_service
+from tests.helpers.mcp import make_service
 
 pytestmark = pytest.mark.anyio
 IMAGENET = {"benchmark": "ImageNet"}

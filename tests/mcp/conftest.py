@@ -1,21 +1,19 @@
-"""MCP test harness: the sample catalog on loopback and the real server built against it."""
+"""MCP test harness: the real server against the sample catalog, or against a catalog on
+loopback that answers whatever the test says (``upstream``/``hostile``)."""
 
 from __future__ import annotations
 
-import json
-import secrets
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
 
 import pytest
 from fastmcp import Client, FastMCP
+from starlette.applications import Starlette
+from starlette.routing import Route
 
-from pwc_cli.transport import CatalogClient
-from pwc_mcp.cache import CachedCatalog, ChunkCache
-from pwc_mcp.catalog import CatalogService
-from pwc_mcp.cursors import CursorCodec
+from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from tests.helpers.mcp import Answers, make_service
 
 
 @pytest.fixture(autouse=True)
@@ -23,14 +21,6 @@ def _clean_faults(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if "sample" in request.fixturenames:
         request.getfixturevalue("sample").faults.reset()
-
-
-def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) -> CatalogService:
-    client = CatalogClient(url, timeout=25.0)
-    transport = CachedCatalog(client) if cached else client
-    return CatalogService(
-        transport, CursorCodec(secrets.token_bytes(32)), ChunkCache(), chunk_limit=chunk_limit
-    )
 
 
 @pytest.fixture
@@ -45,25 +35,17 @@ async def client(server: FastMCP) -> AsyncIterator[Client]:
         yield connected
 
 
-async def call(client: Client, tool: str, **arguments: Any) -> tuple[dict[str, Any], str]:
-    """(structuredContent, text) of a successful call; fails the test on isError."""
-    result = await client.call_tool_mcp(tool, arguments)
-    text = result.content[0].text if result.content else ""
-    assert not result.is_error, text
-    return result.structured_content, text
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[tuple[str, Answers]]:
+    answers = Answers()
+    app = Starlette(routes=[Route("/{rest:path}", answers.respond)])
+    with serve_in_thread(app, name="hostile-catalog", lifespan="off") as running:
+        yield running.origin + "/api/v1", answers
 
 
-async def error_of(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool_mcp(tool, arguments)
-    assert result.is_error, result.structured_content
-    text = result.content[0].text
-    assert "Traceback" not in text and "/api/v1" not in text, "no internals or upstream URLs"
-    return text
-
-
-def is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
+@pytest.fixture
+async def hostile(upstream: tuple[str, Answers]) -> AsyncIterator[tuple[Client, Answers]]:
+    url, answers = upstream
+    answers.by_path.clear()
+    async with Client(build_server(make_service(url))) as client:
+        yield client, answers

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -16,6 +15,7 @@ from pwc_cli.errors import HTTPStatusError, ResponseError, TransportError, Upstr
 from pwc_cli.transport import CatalogClient
 from pwc_mcp import cache as cache_module
 from pwc_mcp.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
+from tests.helpers import wait_until
 
 BASE = "https://catalog.test/api/v1"
 DOC = {"id": "1", "results": [{"id": "1", "title": "T"}], "count": 1}
@@ -359,10 +359,7 @@ def blocking_upstream(catalog: CachedCatalog, waiters: int, answer: Callable[[],
         return answer()
 
     def gather() -> None:
-        deadline = time.monotonic() + 10
-        while catalog.stats()["coalesced"] < waiters:
-            assert time.monotonic() < deadline, "waiters never gathered"
-            time.sleep(0.001)
+        wait_until(lambda: catalog.stats()["coalesced"] >= waiters, interval=0.001)
         release.set()
 
     return side_effect, gather

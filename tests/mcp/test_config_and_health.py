@@ -10,8 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from pwc_mcp.app import create_app, main
+from pwc_mcp.app import create_app
 from pwc_mcp.catalog import Readiness
+from pwc_mcp.cli import main
 from pwc_mcp.config import ConfigError, Settings
 from pwc_mcp.guards import HostGuard
 from pwc_mcp.localserver import serve_in_thread

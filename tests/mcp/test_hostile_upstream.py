@@ -5,51 +5,15 @@ full of internals must not travel to MCP clients (issue #14, bounded memory and 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from fastmcp import Client
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.params import HOSTED_ROW_CAP
-from pwc_mcp.server import build_server
-from tests.mcp.conftest import call, error_of, make_service
+from tests.helpers.mcp import call, error_of
 
 pytestmark = pytest.mark.anyio
 ROWS = 48_000  # a legal page (under the 2 MiB bound) that ignores the requested page size
-
-
-class Answers:
-    """Path below /api/v1 → (status, JSON document) for the next requests."""
-
-    def __init__(self) -> None:
-        self.by_path: dict[str, tuple[int, Any]] = {}
-
-    async def respond(self, request: Request) -> Response:
-        path = request.url.path.removeprefix("/api/v1/")
-        status, document = self.by_path.get(path, (404, {"detail": "Not found."}))
-        return Response(json.dumps(document), status, media_type="application/json")
-
-
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[tuple[str, Answers]]:
-    answers = Answers()
-    app = Starlette(routes=[Route("/{rest:path}", answers.respond)])
-    with serve_in_thread(app, name="hostile-catalog", lifespan="off") as running:
-        yield running.origin + "/api/v1", answers
-
-
-@pytest.fixture
-async def hostile(upstream: tuple[str, Answers]) -> AsyncIterator[tuple[Client, Answers]]:
-    url, answers = upstream
-    answers.by_path.clear()
-    async with Client(build_server(make_service(url))) as client:
-        yield client, answers
 
 
 def rows(count: int) -> list[dict[str, str]]:

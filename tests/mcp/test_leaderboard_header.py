@@ -12,7 +12,7 @@ from fastmcp import Client
 
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import call, make_service
+from tests.helpers.mcp import call, make_service
 
 pytestmark = pytest.mark.anyio
 

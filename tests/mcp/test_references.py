@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from fastmcp import Client
 
-from pwc_cli.references import MAX_HOPS
+from pwc_cli.resolution import MAX_HOPS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import call, error_of, make_service
+from tests.helpers.mcp import call, error_of, make_service
 
 pytestmark = pytest.mark.anyio
 

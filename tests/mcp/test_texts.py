@@ -1,6 +1,6 @@
 """Every tool's text stands alone (issue #16): a content-only client shows the model only the
 text, so it names every returned row with its identifier and the numbers that matter, says what
-is not in the catalog, and stays compact. Checked for all 21 tools through a real MCP client
+is not in the catalog, and stays compact. Checked for every tool through a real MCP client
 against the sample catalog: the identifiers come from the result's own structuredContent."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastmcp import Client
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import call, make_service
+from tests.helpers.mcp import call, make_service
 
 pytestmark = pytest.mark.anyio
 COMPACT = 4096  # bytes: "a few KB"

@@ -7,9 +7,10 @@ import json
 import pytest
 from fastmcp import Client
 
+from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
 from pwc_mcp.sample import RunningCatalog
-from tests.mcp.conftest import call, error_of, is_json
+from tests.helpers.mcp import call, error_of, is_json
 
 pytestmark = pytest.mark.anyio
 
@@ -58,29 +59,9 @@ async def test_search_defaults_to_hybrid(client: Client, sample: RunningCatalog)
     assert text.startswith("Found ") and not is_json(text)
 
 
-SMOKE = [
-    ("search_papers", {"query": "attention", "limit": 3}),
-    ("get_paper_info", {"paper": "1706.03762"}),
-    ("get_paper_evaluations", {"paper": "1706.03762"}),
-    ("read_paper", {"paper": "1706.03762"}),
-    ("list_papers", {"task": "image-classification"}),
-    ("list_recent_papers", {"limit": 5}),
-    ("list_trending_papers", {}),
-    ("get_related_papers", {"paper": "1706.03762"}),
-    ("get_paper_lineage", {"paper": "1810.04805"}),
-    ("get_task", {"task": "image-classification"}),
-    ("list_tasks", {}),
-    ("get_method", {"method": "transformer"}),
-    ("list_methods", {"search": "attention"}),
-    ("get_conference", {"conference": "iclr-2014"}),
-    ("list_conferences", {}),
-    ("get_organization", {"organization": "google"}),
-    ("list_organizations", {}),
-    ("get_framework", {"framework": "pytorch"}),
-    ("list_frameworks", {"domain": "deep-learning"}),
-    ("get_benchmark", {"benchmark": "imagenet"}),
-    ("list_benchmarks", {"search": "image"}),
-]
+# Every example of the one table (pwc_mcp/examples.py); calls without arguments are in
+# tests/test_examples.py.
+SMOKE = [(tool, example) for tool, examples in TOOL_EXAMPLES.items() for example in examples]
 
 
 @pytest.mark.parametrize(("tool", "arguments"), SMOKE, ids=[s[0] for s in SMOKE])
@@ -231,12 +212,18 @@ async def test_resource_templates(client: Client) -> None:
     assert markdown.startswith("#")
 
 
-async def test_long_markdown_resource_points_to_read_paper(client: Client) -> None:
+@pytest.mark.parametrize("paper", ["1706.03762", "1706.03762v7", "48213"])
+async def test_long_markdown_resource_points_to_read_paper(client: Client, paper: str) -> None:
     from mcp import MCPError
 
     with pytest.raises(MCPError, match="read_paper"):
-        for paper in ("1706.03762", "1810.04805", "1512.03385", "2010.11929"):
-            await client.read_resource(f"pwc://papers/{paper}/markdown")
+        await client.read_resource(f"pwc://papers/{paper}/markdown")
+
+
+@pytest.mark.parametrize("paper", ["1810.04805", "1512.03385", "2010.11929"])
+async def test_short_markdown_resource_is_read_whole(client: Client, paper: str) -> None:
+    markdown = (await client.read_resource(f"pwc://papers/{paper}/markdown"))[0].text
+    assert markdown.startswith("#") and "read_paper" not in markdown
 
 
 async def test_prompts(client: Client) -> None:

@@ -9,10 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.mcp import test_hostile_upstream as configurable
-from tests.mcp.conftest import call, error_of
-
-upstream, hostile = configurable.upstream, configurable.hostile  # its catalog and client
+from tests.helpers.mcp import call, error_of
 
 pytestmark = pytest.mark.anyio
 SHAPE = "upstream_error: API returned an unexpected response shape"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pwc_mcp import __version__
-from tests.ops.conftest import load_script
+from tests.helpers.ops import load_script
 
 dist = load_script("check_dist")
 BIN = Path(sys.executable).parent

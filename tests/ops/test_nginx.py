@@ -1,7 +1,7 @@
 """nginx/pwc-mcp.conf: `nginx -t` on the shipped file, then the real nginx in front of pwc-mcp.
 
 The end-to-end part renders the site for loopback plain HTTP (only listen, TLS and upstream
-lines change; conftest insists on exact matches) and runs Debian's nginx in a temp prefix in
+lines change; the helpers insist on exact matches) and runs Debian's nginx in a temp prefix in
 front of create_app on the sample catalog. Clients connect from distinct loopback addresses
 (127.0.0.x), so "the connecting address" differs from nginx's own peer address (127.0.0.1).
 """
@@ -13,7 +13,6 @@ import itertools
 import re
 import select
 import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,8 +25,10 @@ from pwc_mcp.config import Settings
 from pwc_mcp.connections import ConnectionLimits
 from pwc_mcp.identity import client_identity
 from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
-from tests.ops.conftest import (
+from tests.helpers import wait_until
+from tests.helpers.ops import (
     PUBLIC_HOST,
     SITE_CONF,
     Nginx,
@@ -219,7 +220,7 @@ def test_published_routes(stack: Stack) -> None:
         assert well_known.status_code == 200
         assert well_known.json()["transport"]["url"].endswith(f"//{PUBLIC_HOST}/mcp")
         docs = client.get("/docs")
-        assert docs.status_code == 200 and len(docs.json()["tools"]) == 21
+        assert docs.status_code == 200 and len(docs.json()["tools"]) == len(TOOLS)
         for hidden in ("/", "/mcp/x", "/healthz", "/docs/extra"):
             assert client.get(hidden).status_code == 404, hidden
 
@@ -334,13 +335,16 @@ def test_connections_per_address_are_capped(stack: Stack) -> None:
         for sock in held:
             sock.sendall(head)  # and never the body
         answered: list[bytes] = []
-        deadline = time.monotonic() + 10
-        while len(answered) < extra and time.monotonic() < deadline:
+
+        def refused() -> bool:  # select() waits for the answers: no pause between rounds
             pending = [s for s in held if s.fileno() >= 0]
             readable, _, _ = select.select(pending, [], [], 0.5)
             for sock in readable:
                 answered.append(sock.recv(65536))
                 sock.close()
+            return len(answered) >= extra
+
+        wait_until(refused, timeout=10, interval=0)
         assert len(answered) == extra
         assert all(a.startswith(b"HTTP/1.1 429 ") for a in answered), answered
     finally:

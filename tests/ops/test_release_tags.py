@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ops.conftest import load_script, run_script
+from tests.helpers.ops import load_script, run_script
 
 tags = load_script("release_tags")
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.ops.conftest import ROOT, load_script
+from tests.helpers.ops import ROOT, load_script
 
 WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
 tags = load_script("release_tags")

@@ -13,8 +13,9 @@ import pytest
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
 from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
-from tests.ops.conftest import free_port, load_script, run_script
+from tests.helpers.ops import free_port, load_script, run_script
 
 CHECKS = ["health", "initialize", "tools/list", "read_paper", "continuation"]
 LINE = re.compile(r"^(ok  |FAIL) (health|initialize|tools/list|read_paper|continuation): \S")
@@ -48,7 +49,7 @@ def test_passes_against_the_sample_catalog(origin: str) -> None:
     code, checks, output = smoke(origin)
     assert code == 0, output
     assert checks == dict.fromkeys(CHECKS, "ok"), output
-    assert "21 tools" in output and "1706.03762" in output
+    assert f"{len(TOOLS)} tools" in output and "1706.03762" in output
     assert len([line for line in output.splitlines() if LINE.match(line)]) == len(CHECKS)
 
 
@@ -80,9 +81,10 @@ def test_fails_without_a_server() -> None:
 
 
 def test_fails_on_a_short_paper_and_a_wrong_tool_count(origin: str) -> None:
-    code, checks, output = smoke(origin, "--paper", "904512", "--expect-tools", "20")
+    fewer = str(len(TOOLS) - 1)
+    code, checks, output = smoke(origin, "--paper", "904512", "--expect-tools", fewer)
     assert code == 1
-    assert checks["tools/list"] == "FAIL" and "21 tools, expected 20" in output
+    assert checks["tools/list"] == "FAIL" and f"{len(TOOLS)} tools, expected {fewer}" in output
     assert checks["read_paper"] == "FAIL" and "not truncated" in output
 
 

@@ -17,7 +17,7 @@ from pwc_mcp.config import Settings
 from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.windows import Windows
-from tests.safety.conftest import HEADERS, rpc
+from tests.helpers.safety import HEADERS, rpc
 
 
 def closed_port() -> int:

@@ -21,7 +21,7 @@ from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
-from tests.mcp.conftest import make_service
+from tests.helpers.mcp import make_service
 
 pytestmark = pytest.mark.anyio
 LEGAL_TIME = "2024-01-01T00:00:00"  # a date pydantic would accept, but longer than YYYY-MM-DD

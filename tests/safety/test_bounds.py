@@ -8,19 +8,21 @@ import anyio
 import httpx
 import pytest
 
-from pwc_mcp.config import MiB, Settings
+from pwc_mcp.config import MiB
 from pwc_mcp.guards import ResponseBound
 from pwc_mcp.jsonrpc import parse_message
-from tests.safety.conftest import call, rpc
+from tests.helpers.safety import call, rpc
 
 LIMIT = 2 * MiB
 
 
+TASK = "Image Classification"
+
+
 def _padded(size: int) -> bytes:
-    """A valid tools/call body of exactly ``size`` bytes."""
-    head = json.dumps(call("get_task", task=""))[:-4].encode()  # ...{"task": "
-    tail = b'"}}}'
-    return head + b"a" * (size - len(head) - len(tail)) + tail
+    """A valid tools/call body of exactly ``size`` bytes (JSON allows trailing whitespace)."""
+    body = json.dumps(call("get_task", task=TASK)).encode()
+    return body + b" " * (size - len(body))
 
 
 def test_body_at_the_limit_is_accepted(serve):
@@ -29,7 +31,8 @@ def test_body_at_the_limit_is_accepted(serve):
     assert len(body) == LIMIT
     r = srv.post(content=body)
     assert r.status_code == 200
-    assert r.json()["result"]["structuredContent"]["length"] > LIMIT - 200
+    result = r.json()["result"]
+    assert not result["isError"] and TASK in result["content"][0]["text"]  # parsed whole
 
 
 def test_body_over_the_limit_with_content_length_is_413(serve):
@@ -59,6 +62,14 @@ def test_a_lower_configured_limit_applies(serve):
     assert srv.post(content=_padded(1001)).status_code == 413
 
 
+def nested(depth: int) -> object:
+    """``depth`` lists, one inside the other, around a 1: deeper than the JSON-RPC layer allows."""
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
 MALFORMED = [
     (b"{not json", 400, -32700),
     (b"", 400, -32700),
@@ -67,146 +78,7 @@ MALFORMED = [
     (b"[" * 5000 + b"]" * 5000, 400, -32600),
     (
         json.dumps(
-            {
-                "jsonrpc": "2.0",
-                "id": 1,
-                "method": "tools/list",
-                "params": {
-                    "a": [
-                        [
-                            [
-                                [
-                                    [
-                                        [
-                                            [
-                                                [
-                                                    [
-                                                        [
-                                                            [
-                                                                [
-                                                                    [
-                                                                        [
-                                                                            [
-                                                                                [
-                                                                                    [
-                                                                                        [
-                                                                                            [
-                                                                                                [
-                                                                                                    [
-                                                                                                        [
-                                                                                                            [
-                                                                                                                [
-                                                                                                                    [
-                                                                                                                        [
-                                                                                                                            [
-                                                                                                                                [
-                                                                                                                                    [
-                                                                                                                                        [
-                                                                                                                                            [
-                                                                                                                                                [
-                                                                                                                                                    [
-                                                                                                                                                        [
-                                                                                                                                                            [
-                                                                                                                                                                [
-                                                                                                                                                                    [
-                                                                                                                                                                        [
-                                                                                                                                                                            [
-                                                                                                                                                                                [
-                                                                                                                                                                                    [
-                                                                                                                                                                                        [
-                                                                                                                                                                                            [
-                                                                                                                                                                                                [
-                                                                                                                                                                                                    [
-                                                                                                                                                                                                        [
-                                                                                                                                                                                                            [
-                                                                                                                                                                                                                [
-                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                                                            1
-                                                                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                                ]
-                                                                                                                                                                                                                            ]
-                                                                                                                                                                                                                        ]
-                                                                                                                                                                                                                    ]
-                                                                                                                                                                                                                ]
-                                                                                                                                                                                                            ]
-                                                                                                                                                                                                        ]
-                                                                                                                                                                                                    ]
-                                                                                                                                                                                                ]
-                                                                                                                                                                                            ]
-                                                                                                                                                                                        ]
-                                                                                                                                                                                    ]
-                                                                                                                                                                                ]
-                                                                                                                                                                            ]
-                                                                                                                                                                        ]
-                                                                                                                                                                    ]
-                                                                                                                                                                ]
-                                                                                                                                                            ]
-                                                                                                                                                        ]
-                                                                                                                                                    ]
-                                                                                                                                                ]
-                                                                                                                                            ]
-                                                                                                                                        ]
-                                                                                                                                    ]
-                                                                                                                                ]
-                                                                                                                            ]
-                                                                                                                        ]
-                                                                                                                    ]
-                                                                                                                ]
-                                                                                                            ]
-                                                                                                        ]
-                                                                                                    ]
-                                                                                                ]
-                                                                                            ]
-                                                                                        ]
-                                                                                    ]
-                                                                                ]
-                                                                            ]
-                                                                        ]
-                                                                    ]
-                                                                ]
-                                                            ]
-                                                        ]
-                                                    ]
-                                                ]
-                                            ]
-                                        ]
-                                    ]
-                                ]
-                            ]
-                        ]
-                    ]
-                },
-            }
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"a": nested(66)}}
         ).encode(),
         400,
         -32600,
@@ -331,8 +203,9 @@ def test_malformed_with_other_protocol_headers_never_500(serve_shared):
 
 
 def test_oversized_response_is_refused_whole(serve):
-    srv = serve()
-    body = call("big", size=LIMIT + 10)
+    small = 16_384  # tools/list answers ~48 KB; a ping a few bytes
+    srv = serve(max_response_bytes=small)
+    body = rpc("tools/list", {})
     r = srv.post(body)
     assert r.status_code == 500
     assert r.json() == {
@@ -340,10 +213,10 @@ def test_oversized_response_is_refused_whole(serve):
         "id": body["id"],
         "error": {
             "code": -32603,
-            "message": f"response too large: the limit is {LIMIT} bytes; ask for less",
+            "message": f"response too large: the limit is {small} bytes; ask for less",
         },
     }
-    assert srv.tool("big", size=1000).status_code == 200
+    assert srv.post(rpc("ping")).status_code == 200
 
 
 def test_response_bound_unit_app_error_and_no_response():
@@ -411,5 +284,10 @@ def test_httpx_raw_post_without_protocol_headers_still_works(serve_shared):
     assert r.status_code == 200
 
 
-def test_settings_default_bounds():
-    assert Settings().max_request_bytes == Settings().max_response_bytes == LIMIT
+def test_default_settings_bound_both_directions_at_2_mib(serve, upstream):
+    srv = serve()  # Settings() as shipped
+    r = srv.post(content=_padded(LIMIT + 1))
+    assert r.status_code == 413 and str(LIMIT) in r.json()["error"]["message"]
+    upstream.faults.oversize(path_prefix="conferences")  # an upstream answer of 2 MiB + 1 byte
+    result = srv.tool("list_conferences").json()["result"]
+    assert result["isError"] and "exceeded the client byte limit" in result["content"][0]["text"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.safety.conftest import rpc
+from tests.helpers.safety import rpc
 
 PROXIED = {"X-Forwarded-For": "203.0.113.7"}  # through the local proxy, as nginx forwards
 NOTIFY = {"jsonrpc": "2.0", "method": "notifications/initialized"}

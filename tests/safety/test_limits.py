@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import anyio
@@ -11,7 +10,8 @@ import anyio.to_thread
 
 from pwc_mcp.config import Settings
 from pwc_mcp.limits import configure_thread_pool
-from tests.safety.conftest import call, rpc
+from tests.helpers import wait_until
+from tests.helpers.safety import call, rpc
 
 INIT = rpc(
     "initialize",
@@ -101,8 +101,8 @@ def test_semantic_limit_is_per_identity(serve, clock):
 
 def _hold_requests(srv, count, headers=None):
     pool = ThreadPoolExecutor(count)
-    futures = [pool.submit(srv.tool, "hold", headers) for _ in range(count)]
-    srv.standin.gate.wait_entered(count)
+    futures = [pool.submit(srv.hold, headers) for _ in range(count)]
+    srv.wait_entered(count)
     return pool, futures
 
 
@@ -115,7 +115,7 @@ def test_per_identity_concurrency(serve, clock):
         assert r.json()["error"]["code"] == -32029
         assert srv.tool("get_task", {"X-PwC-MCP-Client": "other"}, task="x").status_code == 200
     finally:
-        srv.standin.gate.opened.set()
+        srv.release()
         assert [f.result().status_code for f in futures] == [200, 200]
         pool.shutdown()
     assert srv.tool("get_task", task="x").status_code == 200  # slots were released
@@ -130,34 +130,40 @@ def test_global_concurrency_is_503(serve, clock):
         assert r.json()["error"]["code"] == -32029
         assert srv.http.get("/health").status_code == 200
     finally:
-        srv.standin.gate.opened.set()
+        srv.release()
         assert [f.result().status_code for f in futures] == [200, 200]
         pool.shutdown()
     assert srv.tool("get_task", task="x").status_code == 200
-    deadline = time.monotonic() + 5  # the slot is released just after the bytes are sent
-    while srv.standin.limiter.global_active and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert srv.standin.limiter.global_active == 0
+    wait_until(lambda: srv.limiter.global_active == 0)  # released just after the bytes are sent
 
 
 def test_identity_over_http_right_most_hop_and_trusted_cidr(serve, clock):
+    # Whom a request counts against, seen through the request limit (one per identity).
     srv = serve(request_limit=1)
-    limiter = srv.standin.limiter
 
-    def who(headers):
-        return srv.tool("whoami", headers).json()["result"]["structuredContent"]["result"]
+    def status(headers):
+        return srv.tool("get_task", headers, task="x").status_code
 
-    assert who({"X-Forwarded-For": "6.6.6.6, 203.0.113.9"}) == limiter.hash("ip:203.0.113.9")
-    r = srv.tool("get_task", {"X-Forwarded-For": "7.7.7.7, 203.0.113.9"}, task="x")
-    assert r.status_code == 429  # the forged left-most value did not buy a fresh budget
-    assert who({"X-PwC-MCP-Client": "tagged"}) == limiter.hash("client:tagged")
+    assert status({"X-Forwarded-For": "6.6.6.6, 203.0.113.9"}) == 200
+    # the forged left-most value did not buy a fresh budget: the right-most hop is the client
+    assert status({"X-Forwarded-For": "7.7.7.7, 203.0.113.9"}) == 429
+    assert status({"X-Forwarded-For": "203.0.113.9"}) == 429
+    assert status({"X-PwC-MCP-Client": "tagged"}) == 200  # a loopback client names itself
+    assert status({"X-PwC-MCP-Client": "tagged"}) == 429
+    assert status({"X-PwC-MCP-Client": "other"}) == 200
 
-    proxied = serve(trusted_proxy_cidrs=(ipaddress.ip_network("127.0.0.0/8"),))
-    h = proxied.standin.limiter.hash
-    r = proxied.tool("whoami", {"X-Forwarded-For": "1.1.1.1, 203.0.113.9, 127.0.0.2"})
-    assert r.json()["result"]["structuredContent"]["result"] == h("ip:203.0.113.9")
-    r = proxied.tool("whoami", {"X-PwC-MCP-Client": "tagged"})
-    assert r.json()["result"]["structuredContent"]["result"] == h("ip:127.0.0.1")
+    proxied = serve(request_limit=1, trusted_proxy_cidrs=(ipaddress.ip_network("127.0.0.0/8"),))
+
+    def via_proxy(headers):
+        return proxied.tool("get_task", headers, task="x").status_code
+
+    # the right-most hop outside the trusted CIDRs is the client
+    assert via_proxy({"X-Forwarded-For": "1.1.1.1, 203.0.113.9, 127.0.0.2"}) == 200
+    assert via_proxy({"X-Forwarded-For": "203.0.113.9"}) == 429
+    assert via_proxy({"X-Forwarded-For": "1.1.1.1, 127.0.0.2"}) == 200
+    # behind a trusted proxy a tag is never honoured: both are the proxy's own address
+    assert via_proxy({"X-PwC-MCP-Client": "tagged"}) == 200
+    assert via_proxy({"X-PwC-MCP-Client": "other"}) == 429
 
 
 def test_configure_thread_pool():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.safety.conftest import Served
+from tests.helpers.safety import Served
 
 
 def via(address: str) -> dict[str, str]:
@@ -44,8 +44,8 @@ def test_a_48_shares_one_aggregate_request_budget(serve, clock):
 
 def _hold(srv: Served, addresses: list[str]) -> tuple[ThreadPoolExecutor, list]:
     pool = ThreadPoolExecutor(len(addresses))
-    futures = [pool.submit(srv.tool, "hold", via(a)) for a in addresses]
-    srv.standin.gate.wait_entered(len(addresses))
+    futures = [pool.submit(srv.hold, via(a)) for a in addresses]
+    srv.wait_entered(len(addresses))
     return pool, futures
 
 
@@ -57,7 +57,7 @@ def test_a_48_shares_one_aggregate_concurrency_limit(serve, clock):
         assert r.status_code == 429 and r.headers["retry-after"] == "1"
         assert srv.tool("get_task", via("2001:db8:a::1"), task="x").status_code == 200
     finally:
-        srv.standin.gate.opened.set()
+        srv.release()
         assert {f.result().status_code for f in futures} == {200}
         pool.shutdown()
     assert srv.tool("get_task", via("2001:db8:9:ff::1"), task="x").status_code == 200
@@ -73,7 +73,7 @@ def test_a_flood_of_newcomers_never_resets_a_busy_identity(serve, clock):
         r = srv.tool("get_task", via("203.0.113.9"), task="x")
         assert r.status_code == 429  # its two in-flight requests still count
     finally:
-        srv.standin.gate.opened.set()
+        srv.release()
         assert [f.result().status_code for f in futures] == [200, 200]
         pool.shutdown()
     assert srv.tool("get_task", via("203.0.113.9"), task="x").status_code == 200

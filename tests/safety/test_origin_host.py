@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pwc_mcp.guards import HostGuard, OriginGuard
-from tests.safety.conftest import call, rpc
+from tests.helpers.safety import call, rpc
 
 LIST = rpc("tools/list", {})
 

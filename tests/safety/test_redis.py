@@ -1,4 +1,4 @@
-"""Shared limits across replicas: a real redis-server and two uvicorn processes of the stand-in.
+"""Shared limits across replicas: a real redis-server and two `pwc-mcp` processes on one catalog.
 
 Skipped only when redis-server is missing and CI is unset; under CI a missing binary fails
 (the CI script installs Debian's redis-server).
@@ -7,14 +7,10 @@ Skipped only when redis-server is missing and CI is unset; under CI a missing bi
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import anyio
 import httpx
@@ -22,28 +18,26 @@ import pytest
 import redis
 from limits import RateLimitItemPerMinute
 
+from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.windows import Windows
-from tests.safety.conftest import HEADERS, call
+from tests.helpers import ROOT, free_port, wait_until
+from tests.helpers.ops import require_tool
+from tests.helpers.safety import HEADERS, call
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+# The installed `pwc-mcp` entry point, run by this interpreter (no console script needed).
+PWC_MCP = [sys.executable, "-c", "from pwc_mcp.cli import entry; entry()"]
 
 
-def _wait(check, what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def _answers(check: Callable[[], object]) -> Callable[[], bool]:
+    """``check`` as a wait_until predicate: a refused connection means "not yet"."""
+
+    def predicate() -> bool:
         try:
-            if check():
-                return
+            return bool(check())
         except (OSError, httpx.HTTPError, redis.RedisError):
-            pass
-        time.sleep(0.05)
-    raise TimeoutError(f"{what} did not start")
+            return False
+
+    return predicate
 
 
 def _stop(proc: subprocess.Popen) -> None:
@@ -58,11 +52,7 @@ def _stop(proc: subprocess.Popen) -> None:
 @contextmanager
 def redis_server(port: int) -> Iterator[str]:
     """A real redis-server on ``port``; skipped without the binary unless CI is set."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is required under CI (apt-get install redis-server)")
-        pytest.skip("redis-server not installed")
+    binary = require_tool("redis-server", hint="apt-get install redis-server; .ci/run does")
     proc = subprocess.Popen(
         [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
         stdout=subprocess.DEVNULL,
@@ -70,7 +60,7 @@ def redis_server(port: int) -> Iterator[str]:
     )
     try:
         client = redis.Redis(host="127.0.0.1", port=port)
-        _wait(client.ping, "redis-server", 10)
+        wait_until(_answers(client.ping), timeout=10, interval=0.05)
         client.close()
         yield f"redis://127.0.0.1:{port}/0"
     finally:
@@ -79,23 +69,24 @@ def redis_server(port: int) -> Iterator[str]:
 
 @pytest.fixture
 def redis_url() -> Iterator[str]:
-    with redis_server(_free_port()) as url:
+    with redis_server(free_port()) as url:
         yield url
 
 
 @pytest.fixture
-def replicas(redis_url: str) -> Iterator[list[str]]:
+def replicas(redis_url: str, sample: RunningCatalog) -> Iterator[list[str]]:
     env = {
         **os.environ,
+        "PWC_API_URL": sample.url,
         "PWC_MCP_RATE_LIMIT_STORAGE": redis_url,
         "PWC_MCP_REQUEST_LIMIT": "3",
         "PWC_MCP_SEMANTIC_LIMIT": "2",
         "PWC_MCP_CURSOR_KEY_CURRENT": "replica-shared-secret-0123456789abcdef",
     }
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.safety.standin", str(port)],
+            [*PWC_MCP, "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
@@ -105,12 +96,10 @@ def replicas(redis_url: str) -> Iterator[list[str]]:
     try:
         urls = [f"http://127.0.0.1:{port}" for port in ports]
         for url, proc in zip(urls, procs, strict=True):
-            _wait(
-                lambda url=url, proc=proc: (
-                    proc.poll() is None and httpx.get(f"{url}/health").status_code == 200
-                ),
-                url,
-            )
+            assert proc.poll() is None, f"pwc-mcp on {url} exited"
+            health = _answers(lambda url=url: httpx.get(f"{url}/health").status_code == 200)
+            wait_until(lambda proc=proc, health=health: proc.poll() is not None or health(), 30)
+            assert proc.poll() is None, f"pwc-mcp on {url} exited"
         yield urls
     finally:
         for proc in procs:
@@ -149,7 +138,7 @@ def test_limits_hold_across_two_processes(replicas: list[str], redis_url: str) -
 
 
 def test_limits_return_to_redis_when_it_answers_again() -> None:
-    port = _free_port()
+    port = free_port()
     now = [0.0]
     windows = Windows(f"redis://127.0.0.1:{port}/0", clock=lambda: now[0], retry_seconds=5)
     item = RateLimitItemPerMinute(1)

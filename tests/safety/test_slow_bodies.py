@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.safety.conftest import Served
+from tests.helpers.safety import Served
 
 PARTIAL = b'{"jsonrpc":"2.0",'  # 17 of the 1,000 declared bytes
 
@@ -23,7 +23,7 @@ def stalled() -> Iterator[list[socket.socket]]:
 
 def stall(srv: Served, socks: list[socket.socket], tag: str | None = None) -> socket.socket:
     """A POST /mcp that declares 1,000 bytes, sends 17 and then nothing."""
-    port = int(srv.url.rsplit(":", 1)[1])
+    port = srv.port
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     socks.append(sock)
     lines = [
@@ -42,7 +42,7 @@ def test_stalled_uploads_hold_no_per_identity_lease(serve, stalled):
     srv = serve(concurrency_limit=4)
     for _ in range(4):  # behind one shared identity (e.g. the proxy's own address)
         stall(srv, stalled)
-    srv.standin.wait_arrived(4)
+    srv.wait_arrived(4)
     assert srv.tool("get_task", task="x").status_code == 200
 
 
@@ -50,7 +50,7 @@ def test_stalled_uploads_hold_no_global_lease(serve, stalled):
     srv = serve(global_concurrency_limit=2)
     stall(srv, stalled, "a")
     stall(srv, stalled, "b")
-    srv.standin.wait_arrived(2)
+    srv.wait_arrived(2)
     assert srv.tool("get_task", {"X-PwC-MCP-Client": "c"}, task="x").status_code == 200
 
 

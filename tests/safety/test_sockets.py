@@ -12,9 +12,7 @@ import selectors
 import socket
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,18 +24,10 @@ from pwc_mcp.config import Settings
 from pwc_mcp.connections import REFUSAL, ConnectionLimits
 from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers import wait_until
 
 GUARD = 5.0  # seconds before a read that should have ended counts as a hang
 FAST = ConnectionLimits(header_seconds=0.2, keep_alive_seconds=0.2, max_connections=64)
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    tick = threading.Event()
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached")
-        tick.wait(0.005)
 
 
 def connect(port: int) -> socket.socket:
@@ -283,11 +273,13 @@ def open_all(port: int, count: int) -> list[socket.socket]:
             sock.connect_ex(("127.0.0.1", port))
             socks.append(sock)
             pending.register(sock, selectors.EVENT_WRITE)
-        deadline = time.monotonic() + 30
-        while pending.get_map() and time.monotonic() < deadline:
+
+        def connected() -> bool:  # select() waits for the connections: no pause between rounds
             for key, _ in pending.select(timeout=1.0):
                 pending.unregister(key.fileobj)
-        assert not pending.get_map(), "the flood could not connect"
+            return not pending.get_map()
+
+        wait_until(connected, timeout=30, interval=0)
     finally:
         pending.close()
     return socks

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from pwc_mcp.telemetry import OPS_LOGGER, SILENCED, configure_logging, labels
-from tests.safety.conftest import rpc
+from tests.helpers import wait_until
+from tests.helpers.safety import rpc
 
 LINE = re.compile(
     r"mcp_request tool=(\S+) method=(\S+) status=(\d+) latency_ms=(\d+) bytes=(\d+) "
@@ -51,6 +52,8 @@ def test_one_content_free_line_per_request(serve, caplog, clock):
         "/mcp", headers={"Origin": "http://localhost:1", "Access-Control-Request-Method": "POST"}
     )
 
+    # each line is written once its response is out: the last may still be due
+    wait_until(lambda: len(_ops_lines(caplog)) >= len(responses))
     lines = _ops_lines(caplog)
     assert len(lines) == len(responses)
     got = [(m[1], m[2], int(m[3])) for m in lines]

@@ -7,7 +7,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
-from tests.sample.test_papers import error, ok
+from tests.helpers.sample import error, ok
 
 EVALUATION_KEYS = {
     "id",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from tests.helpers.sample import error, ok
+
 SUMMARY_KEYS = {
     "id",
     "arxiv_id",
@@ -19,18 +21,6 @@ SUMMARY_KEYS = {
     "url_abs",
 }
 RESOURCE_KEYS = {"repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces"}
-
-
-def ok(response: httpx.Response) -> object:
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-def error(response: httpx.Response, status: int) -> object:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert set(body) == {"detail"}
-    return body["detail"]
 
 
 def test_search_pagination(api: httpx.Client) -> None:

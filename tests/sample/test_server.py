@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers import wait_until
 
 OVERSIZE = 2 * 1024 * 1024 + 1
 
@@ -98,16 +99,17 @@ def test_module_entry_point_prints_url() -> None:
         line = process.stdout.readline().strip()
         assert line.startswith("PWC_API_URL=http://127.0.0.1:") and line.endswith("/api/v1")
         url = line.split("=", 1)[1]
-        deadline = time.monotonic() + 10
-        while True:  # the socket is bound before printing; uvicorn may still be starting
+        answers: list[httpx.Response] = []
+
+        def answered() -> bool:  # the socket is bound before printing; uvicorn may be starting
             try:
-                response = httpx.get(url + "/papers/recent", params={"limit": 1})
-                break
+                answers.append(httpx.get(url + "/papers/recent", params={"limit": 1}))
             except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-        assert response.status_code == 200 and len(response.json()) == 1
+                return False
+            return True
+
+        wait_until(answered, timeout=10, interval=0.02)
+        assert answers[0].status_code == 200 and len(answers[0].json()) == 1
     finally:
         process.terminate()
         process.wait(timeout=10)

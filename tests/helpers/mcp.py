@@ -1,0 +1,60 @@
+"""MCP test helpers: the real CatalogService over a catalog URL, and tool calls through a client."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from fastmcp import Client
+from starlette.requests import Request
+from starlette.responses import Response
+
+from pwc_cli.transport import CatalogClient
+from pwc_mcp.cache import CachedCatalog, ChunkCache
+from pwc_mcp.catalog import CatalogService
+from pwc_mcp.cursors import CursorCodec
+
+
+def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) -> CatalogService:
+    client = CatalogClient(url, timeout=25.0)
+    transport = CachedCatalog(client) if cached else client
+    return CatalogService(
+        transport, CursorCodec(secrets.token_bytes(32)), ChunkCache(), chunk_limit=chunk_limit
+    )
+
+
+async def call(client: Client, tool: str, **arguments: Any) -> tuple[dict[str, Any], str]:
+    """(structuredContent, text) of a successful call; fails the test on isError."""
+    result = await client.call_tool_mcp(tool, arguments)
+    text = result.content[0].text if result.content else ""
+    assert not result.is_error, text
+    return result.structured_content, text
+
+
+async def error_of(client: Client, tool: str, **arguments: Any) -> str:
+    result = await client.call_tool_mcp(tool, arguments)
+    assert result.is_error, result.structured_content
+    text = result.content[0].text
+    assert "Traceback" not in text and "/api/v1" not in text, "no internals or upstream URLs"
+    return text
+
+
+def is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+class Answers:
+    """Path below /api/v1 → (status, JSON document) for the next requests."""
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, tuple[int, Any]] = {}
+
+    async def respond(self, request: Request) -> Response:
+        path = request.url.path.removeprefix("/api/v1/")
+        status, document = self.by_path.get(path, (404, {"detail": "Not found."}))
+        return Response(json.dumps(document), status, media_type="application/json")
