@@ -24,6 +24,7 @@ test: install  ## run the whole test suite (unit, end-to-end over loopback)
 lint: install
 	$(RUN) ruff check pwc_cli pwc_mcp tests
 	$(RUN) ruff format --check pwc_cli pwc_mcp tests
+	$(RUN) mypy
 
 format: install
 	$(RUN) ruff format pwc_cli pwc_mcp tests

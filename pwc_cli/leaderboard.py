@@ -1,4 +1,4 @@
-"""Leaderboard logic: row merging (§4.14), metric names and aliases (§9.1.1), metric values,
+"""Leaderboard logic: row merging, metric names and aliases, metric values,
 threshold filters, sorting, the Pareto frontier, and metric directions.
 
 Pure functions over evaluation rows (dicts as the catalog sends them); no I/O.
@@ -17,7 +17,7 @@ from pwc_cli.errors import AmbiguousError, UsageError
 
 # --- metric names -------------------------------------------------------------------------
 
-# Each group lists names that mean the same metric (decision §9.1.1). Extend as data shows.
+# Each group lists names that mean the same metric (docs/decisions.md#metric-names-and-aliases).
 METRIC_ALIASES: tuple[frozenset[str], ...] = (
     frozenset({"ap", "map"}),
     frozenset(
@@ -213,7 +213,7 @@ def select_rows(
     sort: tuple[str, str] | None = None,
     pareto: Sequence[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Metric selection of §4.13 step 7 with metric names resolved per §9.1.1."""
+    """Metric selection (docs/upstream-api.md#metric-selection)."""
     requested = [*required, *(n for n, _ in minimum), *(n for n, _ in maximum)]
     requested += [sort[0]] if sort else []
     requested += [n for n, _ in pareto or ()]
@@ -249,7 +249,7 @@ def _sort_key(number: float | None) -> float:
     return -math.inf if number is None or math.isnan(number) else number
 
 
-# --- row merging (§4.14) ------------------------------------------------------------------
+# --- row merging (docs/upstream-api.md#row-merging) ---------------------------------------------
 
 _SHOTS = re.compile(r"(\d+)[\s-]?shot", re.IGNORECASE)
 
@@ -316,7 +316,8 @@ def _absorb(merged: dict[str, Any], row: dict[str, Any], metrics: dict[str, Any]
 
 
 def merge_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Merge equivalent evaluation rows across task scopes (§4.14); inputs are not modified.
+    """Merge equivalent evaluation rows across task scopes (docs/upstream-api.md#row-merging);
+    inputs are not modified.
 
     Each merged row gains `rank_scopes` and `metric_directions`; `best_rank` is the smallest
     scoped rank and `num_parameters` is kept only when every contributing row agrees.
@@ -324,7 +325,8 @@ def merge_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     merged_rows: list[dict[str, Any]] = []
     for row in rows:
-        metrics = row.get("metrics") if isinstance(row.get("metrics"), dict) else {}
+        raw = row.get("metrics")
+        metrics: dict[str, Any] = raw if isinstance(raw, dict) else {}
         candidates = groups.setdefault(merge_key(row), [])
         target = next((m for m in candidates if _compatible(m, metrics)), None)
         if target is None:

@@ -191,7 +191,8 @@ class CursorCodec:
             raise CursorError("invalid") from None
         if not isinstance(payload, dict):
             raise CursorError("invalid")
-        key = self._keys.get(payload.get("kid")) if isinstance(payload.get("kid"), str) else None
+        kid = payload.get("kid")
+        key = self._keys.get(kid) if isinstance(kid, str) else None
         if key is None:
             raise CursorError("invalid")
         try:

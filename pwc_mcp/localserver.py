@@ -11,12 +11,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pwc_mcp.connections import ConnectionLimits, guarded
+
+Lifespan = Literal["auto", "on", "off"]  # uvicorn's choices
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -45,8 +47,8 @@ def config(
     host: str = "127.0.0.1",
     port: int = 0,
     http: type[asyncio.Protocol] = H11Protocol,
-    lifespan: str = "on",
-    graceful_seconds: float = 2.0,
+    lifespan: Lifespan = "on",
+    graceful_seconds: int = 2,
     limits: ConnectionLimits | None = None,
 ) -> uvicorn.Config:
     """The one set of uvicorn options: `pwc-mcp` itself, tests and benchmarks all use it.
@@ -96,7 +98,7 @@ def serve_in_thread(
     port: int = 0,
     name: str = "server",
     http: type[asyncio.Protocol] = H11Protocol,
-    lifespan: str = "on",
+    lifespan: Lifespan = "on",
     limits: ConnectionLimits | None = None,
 ) -> Iterator[Running]:
     sock = bind(host, port)

@@ -7,11 +7,11 @@ descriptions): every client loads their schemas into the model's context through
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel
 
-SCHEMA_VERSION = "v1"
+SCHEMA_VERSION: Final = "v1"
 
 
 class Out(BaseModel):

@@ -13,6 +13,7 @@ import datetime as dt
 import inspect
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -142,7 +143,7 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
         if set(choices) == {"true", "false"}:
             return Annotated[bool | None, Field(description=help_text)], None
         return Annotated[
-            Literal[choices] | None if default is None else Literal[choices],  # type: ignore[valid-type]
+            Literal[choices] | None if default is None else Literal[choices],
             Field(description=help_text),
         ], default
     kind = action.type
@@ -157,7 +158,7 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
         return Annotated[int | None if default is None else int, field], default
     if isinstance(kind, IsoDate):
         date = Annotated[dt.date | None, *_at_most(kind.max_length)]
-        return Annotated[date, Field(description=help_text)], None  # type: ignore[valid-type]
+        return Annotated[date, Field(description=help_text)], None
     if kind is finite_float:
         return Annotated[float | None, Field(description=help_text)], None
     # Lists and objects: the converter's bounds on item count and item length (pwc_cli.types).
@@ -167,7 +168,7 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
         # message for a dict key reads `minimum_metrics..[key]`).
         metric = Annotated[str, Field(max_length=kind.name_length)]
         return Annotated[
-            dict[metric, float] | None,  # type: ignore[valid-type]
+            dict[metric, float] | None,
             Field(
                 max_length=kind.max_items,
                 description=f"{{metric name: {bound} value}}; names match case-insensitively",
@@ -176,19 +177,19 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
     if isinstance(action, argparse._AppendAction):
         item = Annotated[str, Field(min_length=1, max_length=_bound(action))]
         return Annotated[
-            list[item],  # type: ignore[valid-type]
+            list[item],
             Field(max_length=_bound(action, "max_items"), description=help_text),
         ], []
     if isinstance(kind, MetricList):
         name_item = Annotated[str, Field(max_length=kind.item_length)]
         return Annotated[
-            list[name_item] | None,  # type: ignore[valid-type]
+            list[name_item] | None,
             Field(min_length=1, max_length=kind.max_items, description=help_text),
         ], None
     if isinstance(kind, ParetoObjectives):
         objective = Annotated[str, Field(max_length=kind.item_length)]
         return Annotated[
-            list[objective] | None,  # type: ignore[valid-type]
+            list[objective] | None,
             Field(
                 min_length=kind.min_items,
                 max_length=kind.max_items,
@@ -326,10 +327,10 @@ def to_cli_values(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def generated(tool: str):
+def generated(tool: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: give a `**params` tool function the signature generated for `tool`."""
 
-    def apply(fn):
+    def apply(fn: Callable[..., Any]) -> Callable[..., Any]:
         spec = PARAMS[tool]
 
         def wrapper(**kwargs: Any) -> Any:

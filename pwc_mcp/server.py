@@ -8,9 +8,13 @@ from typing import Any
 
 from fastmcp import FastMCP
 from fastmcp.exceptions import NotFoundError, ResourceError, ToolError, ValidationError
-from fastmcp.server.middleware import Middleware, MiddlewareContext
+from fastmcp.prompts import PromptResult
+from fastmcp.resources import ResourceResult
+from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
+from fastmcp.tools import ToolResult
 from mcp import MCPError
 from mcp.server.caching import CacheHint
+from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams
 from pydantic import ValidationError as PydanticValidationError
 
 from pwc_cli import deadline
@@ -59,7 +63,11 @@ class ToolCalls(Middleware):
         self.call_timeout = call_timeout
         self.clock = clock
 
-    async def on_call_tool(self, context: MiddlewareContext, call_next):  # type: ignore[override]
+    async def on_call_tool(
+        self,
+        context: MiddlewareContext[CallToolRequestParams],
+        call_next: CallNext[CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
         for check in self.checks:
             await check(context.message)
         try:
@@ -75,7 +83,11 @@ class ToolCalls(Middleware):
                 raise ToolError("invalid_argument: " + "; ".join(parts)) from None
             raise ToolError("invalid_argument: invalid arguments") from None
 
-    async def on_read_resource(self, context: MiddlewareContext, call_next):  # type: ignore[override]
+    async def on_read_resource(
+        self,
+        context: MiddlewareContext[ReadResourceRequestParams],
+        call_next: CallNext[ReadResourceRequestParams, ResourceResult],
+    ) -> ResourceResult:
         """A caller's mistake is -32602, never -32603: an unknown or unmatched URI and a record
         the catalog does not hold are the resource-not-found error (-32602 with ``data.uri``,
         2026-07-28 and the SDK's own), an argument the tools refuse is invalid params. Only
@@ -94,7 +106,11 @@ class ToolCalls(Middleware):
                 raise MCPError(INVALID_PARAMS, message) from None
             raise
 
-    async def on_get_prompt(self, context: MiddlewareContext, call_next):  # type: ignore[override]
+    async def on_get_prompt(
+        self,
+        context: MiddlewareContext[GetPromptRequestParams],
+        call_next: CallNext[GetPromptRequestParams, PromptResult],
+    ) -> PromptResult:
         """Unknown prompt or missing argument: -32602 in one line that never echoes input."""
         try:
             return await call_next(context)

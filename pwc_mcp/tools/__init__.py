@@ -21,7 +21,7 @@ from pwc_mcp.texts import more
 from pwc_mcp.tool_errors import tool_error
 
 READ_ONLY = ToolAnnotations(
-    readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=True
+    read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True
 )
 
 
@@ -38,7 +38,7 @@ def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., 
                 raise tool_error(error) from None
 
         guarded.__doc__ = fn.__doc__
-        return signed(tool)(guarded)  # type: ignore[no-any-return]
+        return signed(tool)(guarded)
 
     return apply
 
