@@ -11,7 +11,8 @@ from fastmcp.exceptions import NotFoundError, ResourceError, ToolError, Validati
 from fastmcp.prompts import PromptResult
 from fastmcp.resources import ResourceResult
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
-from fastmcp.tools import ToolResult
+from fastmcp.server.providers import LocalProvider
+from fastmcp.tools import Tool, ToolResult
 from mcp import MCPError
 from mcp.server.caching import CacheHint
 from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams
@@ -21,6 +22,7 @@ from pwc_cli import deadline
 from pwc_mcp import __version__, completion, prompts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.jsonrpc import INVALID_PARAMS
+from pwc_mcp.models import compact_schema
 from pwc_mcp.tools import benchmarks, papers, taxonomy
 
 HOUR_MS = 3_600_000
@@ -134,6 +136,7 @@ def build_server(
     *,
     call_timeout: float = CALL_TIMEOUT,
 ) -> FastMCP:
+    tool_providers = [papers.build(catalog), taxonomy.build(catalog), benchmarks.build(catalog)]
     mcp = FastMCP(
         "pwc",
         version=__version__,
@@ -142,17 +145,29 @@ def build_server(
         on_duplicate="error",
         mask_error_details=True,
         middleware=[ToolCalls(checks, call_timeout=call_timeout)],
-        providers=[
-            papers.build(catalog),
-            taxonomy.build(catalog),
-            benchmarks.build(catalog),
-            prompts.provider,
-        ],
+        providers=[*tool_providers, prompts.provider],
     )
     mcp.add_completion_handler(completion.Completer(catalog, call_timeout=call_timeout))
-    mcp._mcp_server.title = "Papers With Code"  # FastMCP 4 has no constructor argument for it
-    # Per-method hints (SEP-2549): catalogs for an hour, resource reads for five minutes.
-    hints = mcp._mcp_server.cache_hints
+    _reach_inside(mcp, tool_providers)
+    return mcp
+
+
+def _reach_inside(mcp: FastMCP, providers: Sequence[LocalProvider]) -> None:
+    """The one place that touches FastMCP's private attributes, for what it has no API for.
+
+    * Each provider's tools: the generated input schemas are folded (compact_schema: same
+      constraints, fewer bytes); validation still runs on the generated signature, so the
+      advertised and the enforced rules agree.
+    * The low-level SDK server: its title (no constructor argument in FastMCP 4) and the
+      per-method cache hints (SEP-2549): catalogs for an hour, resource reads five minutes.
+    """
+    for provider in providers:
+        for component in provider._components.values():
+            if isinstance(component, Tool):
+                component.parameters = compact_schema(component.parameters)
+    low_level = mcp._mcp_server
+    low_level.title = "Papers With Code"
+    hints = low_level.cache_hints
     for method in (
         "server/discover",
         "tools/list",
@@ -162,4 +177,3 @@ def build_server(
     ):
         hints[method] = CacheHint(ttl_ms=HOUR_MS, scope="public")
     hints["resources/read"] = CacheHint(ttl_ms=300_000, scope="public")
-    return mcp

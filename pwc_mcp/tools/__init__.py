@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastmcp.server.providers import LocalProvider
-from fastmcp.tools import Tool, ToolResult
+from fastmcp.tools import ToolResult
 from mcp.types import TextContent, ToolAnnotations
 from pydantic import BaseModel
 
 from pwc_cli.commands.common import extract_rows
 from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.models import RecordPage, compact_schema
+from pwc_mcp.models import RecordPage
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
 from pwc_mcp.params import generated as signed
 from pwc_mcp.projections import checked_rows
@@ -41,17 +40,6 @@ def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., 
         return signed(tool)(guarded)
 
     return apply
-
-
-def compact_inputs(provider: LocalProvider) -> LocalProvider:
-    """Fold the generated input schemas (same constraints, fewer bytes; see compact_schema).
-
-    Validation still runs on the generated signature, so advertised and enforced rules agree.
-    """
-    for component in provider._components.values():
-        if isinstance(component, Tool):
-            component.parameters = compact_schema(component.parameters)
-    return provider
 
 
 def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any) -> Any:

@@ -20,7 +20,6 @@ from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
     cap,
-    compact_inputs,
     flat_page,
     generated,
     more,
@@ -111,4 +110,4 @@ def build(catalog: CatalogService) -> LocalProvider:
         )
         return json.dumps(result.structured_content, ensure_ascii=False)
 
-    return compact_inputs(provider)
+    return provider

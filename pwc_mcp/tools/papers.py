@@ -26,7 +26,6 @@ from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
     cap,
-    compact_inputs,
     generated,
     more,
     next_page_of,
@@ -206,7 +205,7 @@ def build(catalog: CatalogService) -> LocalProvider:
             )
         return chunk.markdown
 
-    return compact_inputs(provider)
+    return provider
 
 
 def _as_resource(produce: Any) -> Any:

@@ -16,7 +16,6 @@ from pwc_mcp.projections import checked, checked_rows
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
-    compact_inputs,
     flat_page,
     generated,
     more,
@@ -95,40 +94,11 @@ def grouped(payload: dict[str, Any], key: str) -> tuple[list[dict[str, Any]], di
 
 # Conferences, organizations and frameworks share one shape: a detail record and a complete
 # list that the server pages itself (the catalog does not page these).
-ENTITY_TOOLS = {
-    "conference": (
-        "A conference by exact name, slug or ID: dates, venue, tier, links.",
-        "Conferences, optionally of one year.",
-    ),
-    "organization": (
-        "An organization (lab, company, university) by exact name, slug or ID.",
-        "Organizations, optionally only featured ones.",
-    ),
-    "framework": (
-        "A software framework by exact name, slug or ID: when to use it, platforms, links.",
-        "Frameworks, filtered by domain, category or platform (exact, case-insensitive).",
-    ),
-}
-
-
-def _entity_tools(
-    provider: LocalProvider, catalog: CatalogService, kind: str, detail_doc: str, list_doc: str
-) -> None:
-    get_name, list_name = f"get_{kind}", f"list_{kind}s"
-
-    def detail(**params: Any) -> ToolResult:
-        return record(payload_of(catalog, get_name, params))
-
-    def listing(**params: Any) -> ToolResult:
-        payload = payload_of(catalog, list_name, params)
-        return page_of(payload, params["page"], params["limit"], f"{kind}s")
-
-    for name, fn, doc, model in (
-        (get_name, detail, detail_doc, Record),
-        (list_name, listing, list_doc, RecordPage),
-    ):
-        fn.__doc__ = doc
-        provider.tool(annotations=READ_ONLY, output_schema=lean_schema(model))(generated(name)(fn))
+def entity_page(
+    catalog: CatalogService, tool: str, params: dict[str, Any], label: str
+) -> ToolResult:
+    payload = payload_of(catalog, tool, params)
+    return page_of(payload, params["page"], params["limit"], label)
 
 
 def build(catalog: CatalogService) -> LocalProvider:
@@ -174,8 +144,41 @@ def build(catalog: CatalogService) -> LocalProvider:
         payload = payload_of(catalog, "list_methods", {**params, "limit": limit})
         return flat_page(payload, params.get("page"), "methods")
 
-    for kind, (detail_doc, list_doc) in ENTITY_TOOLS.items():
-        _entity_tools(provider, catalog, kind, detail_doc, list_doc)
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_conference")
+    def get_conference(**params: Any) -> ToolResult:
+        """A conference by exact name, slug or ID: dates, venue, tier, links."""
+        return record(payload_of(catalog, "get_conference", params))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_conferences")
+    def list_conferences(**params: Any) -> ToolResult:
+        """Conferences, optionally of one year."""
+        return entity_page(catalog, "list_conferences", params, "conferences")
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_organization")
+    def get_organization(**params: Any) -> ToolResult:
+        """An organization (lab, company, university) by exact name, slug or ID."""
+        return record(payload_of(catalog, "get_organization", params))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_organizations")
+    def list_organizations(**params: Any) -> ToolResult:
+        """Organizations, optionally only featured ones."""
+        return entity_page(catalog, "list_organizations", params, "organizations")
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
+    @generated("get_framework")
+    def get_framework(**params: Any) -> ToolResult:
+        """A software framework by exact name, slug or ID: when to use it, platforms, links."""
+        return record(payload_of(catalog, "get_framework", params))
+
+    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
+    @generated("list_frameworks")
+    def list_frameworks(**params: Any) -> ToolResult:
+        """Frameworks, filtered by domain, category or platform (exact, case-insensitive)."""
+        return entity_page(catalog, "list_frameworks", params, "frameworks")
 
     @provider.resource(
         "pwc://tasks/{task}",
@@ -188,4 +191,4 @@ def build(catalog: CatalogService) -> LocalProvider:
         result = _as_resource(lambda: task_result(catalog, {"task": task}))
         return json.dumps(result.structured_content, ensure_ascii=False)
 
-    return compact_inputs(provider)
+    return provider
