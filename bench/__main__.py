@@ -16,16 +16,13 @@ from typing import Any
 
 from bench import cost, load, report, scenarios, servers
 from bench.load import Sample
+from pwc_mcp.examples import MEASURED
 from pwc_mcp.sample import start_sample_catalog
 
 RESULTS = Path(__file__).resolve().parent / "results"
+# Measured calls come from the one example table (pwc_mcp/examples.py).
 WORKLOADS: dict[str, tuple[str, dict[str, Any]]] = {
-    "search_papers": ("search_papers", {"query": "transformer"}),
-    "get_paper_info": ("get_paper_info", {"paper": "1706.03762"}),
-    "get_benchmark": (
-        "get_benchmark",
-        {"benchmark": "imagenet", "minimum_metrics": {"Top 1 Accuracy": 80}, "limit": 10},
-    ),
+    tool: (tool, args) for tool, args in MEASURED.items()
 }
 FLOOR_LABEL = "floor (FastMCP, fixed page)"
 CEILING_LABEL = "ceiling (bare Starlette)"

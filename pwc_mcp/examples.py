@@ -62,6 +62,19 @@ PROMPT_EXAMPLES: dict[str, dict[str, str]] = {
     "survey_task": {"task": "image-classification"},
 }
 
+# The cached calls `make bench` measures (bench/__main__.py): kept apart from the examples above
+# because published ratios must stay comparable across runs (keyword search: the semantic
+# limit must not shape a throughput figure; a thresholded, paged leaderboard).
+MEASURED: dict[str, dict[str, Any]] = {
+    "search_papers": {"query": "transformer"},
+    "get_paper_info": {"paper": "1706.03762"},
+    "get_benchmark": {
+        "benchmark": "imagenet",
+        "minimum_metrics": {"Top 1 Accuracy": 80},
+        "limit": 10,
+    },
+}
+
 INTEROP_COMMENT = (
     "Generated from pwc_mcp/examples.py by `python scripts/interop_probe.py write-calls`; do not "
     "edit. scripts/interop.sh calls every tool, reads every template and gets every prompt listed "
