@@ -10,8 +10,17 @@ import importlib
 import pkgutil
 from collections.abc import Iterable
 
+_LOADED: set[str] = set()
+
 
 def import_all(package: str, path: Iterable[str]) -> None:
-    """Import each module of `package` (its `__name__` and `__path__`) once; cached after."""
+    """Import each module of `package` (its `__name__` and `__path__`) once.
+
+    Registries call this on every lookup (each tool call runs a handler), and listing a
+    package's modules reads the file system, so a package is listed only the first time.
+    """
+    if package in _LOADED:
+        return
     for module in pkgutil.iter_modules(path):
         importlib.import_module(f"{package}.{module.name}")
+    _LOADED.add(package)
