@@ -23,6 +23,18 @@ def _clean_faults(request: pytest.FixtureRequest) -> Iterator[None]:
         request.getfixturevalue("sample").faults.reset()
 
 
+@pytest.fixture(scope="module")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+async def cached_client(sample: RunningCatalog) -> AsyncIterator[Client]:
+    """One cached server per module, for tests that only read answers (no faults, no counts)."""
+    async with Client(build_server(make_service(sample.url))) as connected:
+        yield connected
+
+
 @pytest.fixture
 def server(sample: RunningCatalog) -> FastMCP:
     # Uncached, so fault injection and upstream counts are visible test by test.

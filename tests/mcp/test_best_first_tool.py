@@ -1,34 +1,19 @@
 """The tools project the CLI's ordering and counts (issue #16): get_benchmark's first
 evaluation is the state of the art of the benchmark's main task scope, and empty results carry
-count 0 and say 0. Through a real MCP client against the sample catalog."""
+count 0 and say 0. Through a real MCP cached_client against the sample catalog."""
 
 from __future__ import annotations
-
-from collections.abc import AsyncIterator
 
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.server import build_server
-from tests.helpers.mcp import call, make_service
+from tests.helpers.mcp import call
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-async def client(sample: RunningCatalog) -> AsyncIterator[Client]:
-    async with Client(build_server(make_service(sample.url))) as connected:
-        yield connected
-
-
-async def test_get_benchmark_puts_the_state_of_the_art_first(client: Client) -> None:
-    data, text = await call(client, "get_benchmark", benchmark="ImageNet")
+async def test_get_benchmark_puts_the_state_of_the_art_first(cached_client: Client) -> None:
+    data, text = await call(cached_client, "get_benchmark", benchmark="ImageNet")
     first = data["evaluations"][0]
     # before: CLIP ViT-L/14@336px (zero-shot), rank 1 of Zero-Shot Image Classification
     assert (first["model_name"], first["rank_scopes"][0]["task_name"]) == (
@@ -40,8 +25,8 @@ async def test_get_benchmark_puts_the_state_of_the_art_first(client: Client) -> 
     assert text.index("ViT-H/14") < text.index("CLIP ViT-L/14@336px (zero-shot)")
 
 
-async def test_get_paper_evaluations_best_first(client: Client) -> None:
-    data, _ = await call(client, "get_paper_evaluations", paper="2103.00020")
+async def test_get_paper_evaluations_best_first(cached_client: Client) -> None:
+    data, _ = await call(cached_client, "get_paper_evaluations", paper="2103.00020")
     rows = data["data"]["results"]
     # CLIP's ImageNet rows: its main-scope rows (Image Classification) before zero-shot ones
     imagenet = [r["rank_scopes"][0]["task_name"] for r in rows if r["dataset_name"] == "ImageNet"]
@@ -59,9 +44,9 @@ async def test_get_paper_evaluations_best_first(client: Client) -> None:
     ],
 )
 async def test_empty_results_say_zero(
-    client: Client, tool: str, arguments: dict, label: str
+    cached_client: Client, tool: str, arguments: dict, label: str
 ) -> None:
     # before: "Found None tasks." and no count; list_benchmarks area Audio: "Area not found"
-    data, text = await call(client, tool, **arguments)
+    data, text = await call(cached_client, tool, **arguments)
     assert data["count"] == 0
     assert "None" not in text and "0" in text

@@ -1,42 +1,27 @@
 """get_benchmark's text header says what the CLI's leaderboard says (one shared sentence,
 pwc_cli.views.benchmarks.leaderboard_summary): which slice of how many evaluation rows, what
 merging did, a page past the end as such, and the main task scope with its primary metric.
-Through a real MCP client against the sample catalog."""
+Through a real MCP cached_client against the sample catalog."""
 
 from __future__ import annotations
-
-from collections.abc import AsyncIterator
 
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.server import build_server
-from tests.helpers.mcp import call, make_service
+from tests.helpers.mcp import call
 
 pytestmark = pytest.mark.anyio
 
 MAIN_SCOPE = "Main task scope: Image Classification, ranked by Top 1 Accuracy (higher is better)."
 
 
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-async def client(sample: RunningCatalog) -> AsyncIterator[Client]:
-    async with Client(build_server(make_service(sample.url))) as connected:
-        yield connected
-
-
 def header(text: str) -> str:
     return text.splitlines()[1]
 
 
-async def test_page_past_the_end_says_so(client: Client) -> None:
+async def test_page_past_the_end_says_so(cached_client: Client) -> None:
     # before: "39 evaluation rows; returned 0 on page 50."
-    data, text = await call(client, "get_benchmark", benchmark="ImageNet", page=50)
+    data, text = await call(cached_client, "get_benchmark", benchmark="ImageNet", page=50)
     assert data["evaluations"] == []
     assert header(text).startswith(
         "Page 50 is past the end: 39 evaluation rows fill 2 pages of 20."
@@ -44,18 +29,18 @@ async def test_page_past_the_end_says_so(client: Client) -> None:
     assert "returned 0" not in text
 
 
-async def test_page_one_names_its_slice_and_the_main_scope(client: Client) -> None:
+async def test_page_one_names_its_slice_and_the_main_scope(cached_client: Client) -> None:
     # before: "39 evaluation rows; returned 20 on page 1."
-    _, text = await call(client, "get_benchmark", benchmark="ImageNet")
+    _, text = await call(cached_client, "get_benchmark", benchmark="ImageNet")
     assert header(text).startswith(f"Evaluation rows 1–20 of 39. {MAIN_SCOPE}")
 
 
-async def test_page_one_of_a_selection_says_the_merge(client: Client) -> None:
+async def test_page_one_of_a_selection_says_the_merge(cached_client: Client) -> None:
     # Selecting reads every row: 39 evaluation rows, of which CLIP ViT-L/14@336px (zero-shot)
     # is listed twice (two task scopes) and merged into one, leaving 38.
     # before: "39 evaluation rows; 38 match the metric filters; returned 20 on page 1."
     data, text = await call(
-        client, "get_benchmark", benchmark="ImageNet", sort_metric="Top 1 Accuracy"
+        cached_client, "get_benchmark", benchmark="ImageNet", sort_metric="Top 1 Accuracy"
     )
     assert (data["data"]["rows_read"], data["data"]["merged_count"]) == (39, 38)
     assert header(text).startswith(
@@ -63,14 +48,14 @@ async def test_page_one_of_a_selection_says_the_merge(client: Client) -> None:
     )
 
 
-async def test_the_header_is_the_cli_sentence(client: Client) -> None:
+async def test_the_header_is_the_cli_sentence(cached_client: Client) -> None:
     arguments = {
         "benchmark": "ImageNet",
         "max_parameters": "1.5B",
         "minimum_metrics": {"Top 1 Accuracy": 85},
         "sort_metric": "Top 1 Accuracy",
     }
-    _, text = await call(client, "get_benchmark", **arguments)
+    _, text = await call(cached_client, "get_benchmark", **arguments)
     assert header(text).startswith(
         "4 of 35 merged rows match (35 evaluation rows read); showing rows 1–4. " + MAIN_SCOPE
     )

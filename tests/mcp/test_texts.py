@@ -1,20 +1,17 @@
-"""Every tool's text stands alone (issue #16): a content-only client shows the model only the
+"""Every tool's text stands alone (issue #16): a content-only cached_client shows the model only the
 text, so it names every returned row with its identifier and the numbers that matter, says what
-is not in the catalog, and stays compact. Checked for every tool through a real MCP client
+is not in the catalog, and stays compact. Checked for every tool through a real MCP cached_client
 against the sample catalog: the identifiers come from the result's own structuredContent."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from fastmcp import Client
 
 from pwc_mcp.params import TOOLS
-from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.server import build_server
-from tests.helpers.mcp import call, make_service
+from tests.helpers.mcp import call
 
 pytestmark = pytest.mark.anyio
 COMPACT = 4096  # bytes: "a few KB"
@@ -48,17 +45,6 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("list_benchmarks", {"search": "image"}),
     ("list_benchmarks", {"group_by_area": True}),
 ]
-
-
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture(scope="module")
-async def client(sample: RunningCatalog) -> AsyncIterator[Client]:
-    async with Client(build_server(make_service(sample.url))) as connected:
-        yield connected
 
 
 def number(value: Any) -> str:
@@ -116,9 +102,9 @@ def identifiers(structured: dict[str, Any]) -> list[str]:
     ("tool", "arguments"), CALLS, ids=[f"{t}-{i}" for i, (t, _) in enumerate(CALLS)]
 )
 async def test_the_text_names_every_returned_row(
-    client: Client, tool: str, arguments: dict[str, Any]
+    cached_client: Client, tool: str, arguments: dict[str, Any]
 ) -> None:
-    structured, text = await call(client, tool, **arguments)
+    structured, text = await call(cached_client, tool, **arguments)
     if tool == "read_paper":  # the paper's own Markdown, whole
         assert text == structured["data"]["markdown"]
         return
@@ -133,21 +119,21 @@ def test_every_tool_is_checked() -> None:
     assert {tool for tool, _ in CALLS} == set(TOOLS)
 
 
-async def test_an_empty_list_says_zero(client: Client) -> None:
-    structured, text = await call(client, "list_trending_papers", max_age_days=1)
+async def test_an_empty_list_says_zero(cached_client: Client) -> None:
+    structured, text = await call(cached_client, "list_trending_papers", max_age_days=1)
     assert structured["items"] == [] and text.startswith("Found 0 papers")
 
 
-async def test_a_paper_outside_the_catalog_says_so(client: Client) -> None:
-    structured, text = await call(client, "get_paper_info", paper="10.1038/nature16961")
+async def test_a_paper_outside_the_catalog_says_so(cached_client: Client) -> None:
+    structured, text = await call(cached_client, "get_paper_info", paper="10.1038/nature16961")
     assert structured["paper"]["in_catalog"] is False
     assert "Not in the Papers With Code catalog" in text
-    _, inside = await call(client, "get_paper_info", paper="1706.03762")
+    _, inside = await call(cached_client, "get_paper_info", paper="1706.03762")
     assert "Not in the" not in inside
 
 
-async def test_a_leaderboard_text_follows_the_rows_order(client: Client) -> None:
-    structured, text = await call(client, "get_benchmark", benchmark="imagenet")
+async def test_a_leaderboard_text_follows_the_rows_order(cached_client: Client) -> None:
+    structured, text = await call(cached_client, "get_benchmark", benchmark="imagenet")
     models = [row["model_name"] for row in structured["evaluations"]]
     lines = [line for line in text.splitlines() if line.startswith("- ")]
     assert len(lines) == len(models)
