@@ -26,8 +26,10 @@ from typing import Any
 # key: (file, line, function); categories by the file's package, builtins by their caller's.
 CATEGORIES = [
     (
-        "pwc_mcp/guards.py pwc_mcp/limits.py pwc_mcp/identity.py pwc_mcp/telemetry.py",
-        "pwc-mcp safety layer (guards, limits, identity, ops log)",
+        "pwc_mcp/guards.py pwc_mcp/admission.py pwc_mcp/jsonrpc.py pwc_mcp/windows.py "
+        "pwc_mcp/connections.py pwc_mcp/hosts.py pwc_mcp/limits.py pwc_mcp/identity.py "
+        "pwc_mcp/telemetry.py",
+        "pwc-mcp safety layer (guards, admission, limits, identity, connections, ops log)",
     ),
     ("pwc_mcp/", "pwc-mcp tool code (params, catalog, cache, output models)"),
     ("pwc_cli/", "pwc_cli handler (the CLI's pure function)"),

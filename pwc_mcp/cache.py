@@ -22,12 +22,14 @@ Each route's family is declared with the route, in the `ROUTES` of its pwc_cli/c
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic_core import from_json
@@ -145,11 +147,12 @@ class _Miss:
 
 
 class _Flight:
-    __slots__ = ("done", "value", "error")
+    __slots__ = ("done", "value", "stored", "error")
 
     def __init__(self) -> None:
         self.done = threading.Event()
         self.value: Any = None
+        self.stored = False
         self.error: BaseException | None = None
 
 
@@ -181,6 +184,30 @@ def _parse(body: bytes, shape: str) -> Any:
     return document
 
 
+@dataclass
+class Reads:
+    """The cache entries one call read (family, counter label, key, the stored object), for
+    pwc_mcp.memo; `cacheable` turns false when the call read anything the cache did not keep."""
+
+    entries: list[tuple[str, str, str, Any]] = field(default_factory=list)
+    cacheable: bool = True
+    bytes: int = 0
+
+
+_READS: ContextVar[Reads | None] = ContextVar("pwc_cache_reads", default=None)
+
+
+def _note(family: str, label: str, key: str, value: Any, stored: bool) -> None:
+    reads = _READS.get()
+    if reads is None:
+        return
+    if not stored:
+        reads.cacheable = False
+        return
+    reads.entries.append((family, label, key, value))
+    reads.bytes += len(value) if isinstance(value, bytes) else 1024
+
+
 class CachedCatalog:
     """The handlers' `Catalog` over a shared `CatalogClient`, with per-family bounded caches."""
 
@@ -193,6 +220,7 @@ class CachedCatalog:
         max_bytes: int = 64 * MiB,
     ) -> None:
         self.client = client
+        self.clock = clock
         self.caches = {
             name: BoundedTTLCache(
                 ttl=ttl,
@@ -240,6 +268,28 @@ class CachedCatalog:
         value = self._load("raw:" + canonical_request(path, pairs), ttl_family(path), label, fetch)
         return Reply(value.status, dict(value.headers), value.body)
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[Reads]:
+        """Record every cache entry read inside the block (this context and the worker threads
+        it hands to), for a result that may be reused while they stay current."""
+        reads = Reads()
+        token = _READS.set(reads)
+        try:
+            yield reads
+        finally:
+            _READS.reset(token)
+
+    def still_current(self, reads: Reads) -> bool:
+        """Whether every entry in `reads` is still the one cached under its key; if so each
+        counts as the cache hit it stands for."""
+        with self._lock:
+            for family, _, key, value in reads.entries:
+                if self.caches[family].get(key) is not value:
+                    return False
+            for _, label, _, _ in reads.entries:
+                self._count(label, "hits")
+        return True
+
     def stats(self) -> dict[str, Any]:
         """Content-free counters: totals, per path family, and per cache."""
         with self._lock:
@@ -267,6 +317,7 @@ class CachedCatalog:
             counters["status"][status] = counters["status"].get(status, 0) + 1
 
     def _uncached(self, label: str, path: str, params: Mapping[str, Any] | None) -> Reply:
+        _note(GENERAL, label, "", None, stored=False)
         with self._lock:
             self._count(label, "uncached")
         try:
@@ -297,6 +348,7 @@ class CachedCatalog:
             value = cache.get(key)
             if value is not None:
                 self._count(label, "hits")
+                _note(family, label, key, value, stored=True)
                 return value
             self._count(label, "misses")
             flight = self._flights.get(key)
@@ -308,15 +360,21 @@ class CachedCatalog:
         if not leader:
             flight.done.wait()
             if flight.error is not None:
+                _note(family, label, key, None, stored=False)
                 raise flight.error
+            _note(family, label, key, flight.value, stored=flight.stored)
             return flight.value
         try:
             value, size, status = fetch()
         except BaseException as exc:
             with self._lock:
                 self._count(label, "upstream_calls", _status_label(exc))
+                miss = None
                 if cache_404 and isinstance(exc, HTTPStatusError) and exc.status == 404:
-                    cache.set(key, _Miss(404, exc.detail), len(exc.detail.encode()) + 64)
+                    miss = _Miss(404, exc.detail)
+                    cache.set(key, miss, len(exc.detail.encode()) + 64)
+                # A caller may recover from the failure: its result depends on it.
+                _note(family, label, key, miss, stored=miss is not None)
                 flight.error = exc
                 del self._flights[key]
             flight.done.set()
@@ -325,7 +383,8 @@ class CachedCatalog:
             self._count(label, "upstream_calls", status)
             if size is not None:
                 cache.set(key, value, size)
-            flight.value = value
+            flight.value, flight.stored = value, size is not None
+            _note(family, label, key, value, stored=size is not None)
             del self._flights[key]
         flight.done.set()
         return value

@@ -20,8 +20,10 @@ from pydantic import ValidationError as PydanticValidationError
 
 from pwc_cli import deadline
 from pwc_mcp import __version__, completion, prompts
+from pwc_mcp.cache import CachedCatalog
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.jsonrpc import INVALID_PARAMS
+from pwc_mcp.memo import ResultMemo
 from pwc_mcp.models import compact_schema
 from pwc_mcp.tools import benchmarks, papers, taxonomy
 
@@ -47,8 +49,9 @@ ToolCheck = Callable[[Any], Awaitable[None]]
 
 class ToolCalls(Middleware):
     """One middleware layer for every tool call (each layer costs every call): runs the
-    admission checks (e.g. the semantic-search limit), runs the call under its deadline, then
-    turns argument errors into one short `invalid_argument:` line instead of a pydantic dump.
+    admission checks (e.g. the semantic-search limit), runs the call under its deadline (or
+    hands out the remembered result: pwc_mcp.memo), then turns argument errors into one short
+    `invalid_argument:` line instead of a pydantic dump.
 
     The deadline is a contextvar budget (`pwc_cli.deadline`): the tool's worker thread inherits
     it (anyio copies the context) and every catalog request gets min(its timeout, time left).
@@ -60,8 +63,10 @@ class ToolCalls(Middleware):
         *,
         call_timeout: float = CALL_TIMEOUT,
         clock: deadline.Clock = time.monotonic,
+        memo: ResultMemo | None = None,
     ) -> None:
         self.checks = tuple(checks)
+        self.memo = memo
         self.call_timeout = call_timeout
         self.clock = clock
 
@@ -74,7 +79,11 @@ class ToolCalls(Middleware):
             await check(context.message)
         try:
             with deadline.within(self.call_timeout, self.clock):
-                return await call_next(context)
+                if self.memo is None:
+                    return await call_next(context)
+                message = context.message
+                key = self.memo.key(message.name, message.arguments)
+                return await self.memo.result(key, lambda: call_next(context))
         except ValidationError as error:
             cause = error.__cause__
             if isinstance(cause, PydanticValidationError):
@@ -137,6 +146,8 @@ def build_server(
     call_timeout: float = CALL_TIMEOUT,
 ) -> FastMCP:
     tool_providers = [papers.build(catalog), taxonomy.build(catalog), benchmarks.build(catalog)]
+    transport = catalog.transport
+    memo = ResultMemo(transport) if isinstance(transport, CachedCatalog) else None
     mcp = FastMCP(
         "pwc",
         version=__version__,
@@ -144,7 +155,7 @@ def build_server(
         website_url="https://paperswithcode.co",
         on_duplicate="error",
         mask_error_details=True,
-        middleware=[ToolCalls(checks, call_timeout=call_timeout)],
+        middleware=[ToolCalls(checks, call_timeout=call_timeout, memo=memo)],
         providers=[*tool_providers, prompts.provider],
     )
     mcp.add_completion_handler(completion.Completer(catalog, call_timeout=call_timeout))
