@@ -24,7 +24,7 @@ from typing import Any
 from fastmcp.tools import ToolResult
 
 from pwc_mcp.bounded_cache import BoundedTTLCache
-from pwc_mcp.cache import CachedCatalog, Reads
+from pwc_mcp.cache import CachedCatalog
 
 # Arguments longer than this (in canonical JSON) are not worth a key; their calls just run.
 MAX_KEY_CHARS = 4096
@@ -40,7 +40,7 @@ class ResultMemo:
         catalog: CachedCatalog,
         *,
         max_entries: int = 1024,
-        max_bytes: int = 32 * 1024 * 1024,
+        max_bytes: int = 4 * 1024 * 1024,
     ) -> None:
         self.catalog = catalog
         self.store = BoundedTTLCache(
@@ -72,7 +72,7 @@ class ResultMemo:
         with self.catalog.reading() as reads:
             result = await compute()
         if reads.cacheable and isinstance(result, ToolResult):
-            self.store.set(key, (result, reads), _size(result, reads))
+            self.store.set(key, (result, reads), _size(result))
             return _copy(result)
         return result
 
@@ -86,8 +86,12 @@ def _copy(result: ToolResult) -> ToolResult:
     )
 
 
-def _size(result: ToolResult, reads: Reads) -> int:
-    """Bytes held, estimated: the texts plus twice the catalog bodies the result was made from
-    (structured content is a projection of those bodies, `data` capped at 25 rows)."""
+def _size(result: ToolResult) -> int:
+    """Bytes held, estimated as three times the result's JSON (Python objects take a few
+    times their encoded size); the catalog bodies it was made from are held by the cache."""
     text = sum(len(getattr(block, "text", "") or "") for block in result.content)
-    return 2 * text + 2 * reads.bytes + 512
+    try:
+        structured = len(json.dumps(result.structured_content, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return -1  # never stored
+    return 3 * (text + structured) + 512
