@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
-from pwc_cli.types import IntRange, iso_date
+from pwc_cli.types import BoundedAppend, IntRange, iso_date, metric_threshold
 
 
 def page(parser: argparse.ArgumentParser, *, default: int = 1) -> None:
@@ -113,3 +113,16 @@ def grouping(parser: argparse.ArgumentParser) -> None:
 
 def name(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--name", help=what)
+
+
+def threshold(parser: argparse.ArgumentParser, flag: str, dest: str, relation: str) -> None:
+    """`--min`/`--max METRIC=VALUE`, repeatable up to the bound of BoundedAppend."""
+    parser.add_argument(
+        flag,
+        dest=dest,
+        type=metric_threshold,
+        action=BoundedAppend,
+        default=[],
+        metavar="METRIC=VALUE",
+        help=f"metric {relation} VALUE; repeatable",
+    )

@@ -2,8 +2,10 @@
 
 The commands are declared by domain in `pwc_cli.parsers` (papers, taxonomy, benchmarks) and
 assembled here. Each leaf command (e.g. "paper info", "task list") records its parser in
-`COMMANDS`, and `PRESENTATION_FLAGS` names the flags that only change rendering, so the MCP server can generate
-tool parameters from exactly the research flags.
+`COMMANDS`, every parser path its `--help` examples in `EXAMPLES`, every MCP tool its command
+in `TOOL_COMMANDS` (declared with the command), and `PRESENTATION_FLAGS`
+names the flags that only change rendering, so the MCP server can generate tool parameters from
+exactly the research flags.
 """
 
 from __future__ import annotations
@@ -21,37 +23,47 @@ from pwc_cli.argparsing import (  # noqa: F401  (re-exported: pwc_cli.main and t
     explain,
     namespace_from,
 )
-from pwc_cli.help import epilog
 from pwc_cli.parsers import Builder, benchmarks, papers, taxonomy
 
 PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage"})
 VERSION_LINE = f"pwc {__version__}\tapi v1"
+ROOT_EXAMPLES = (
+    'pwc search "vision transformer" --limit 5',
+    "pwc paper info 1706.03762",
+    'pwc benchmark --name ImageNet --max-parameters 100M --min "Top 1 Accuracy=83"',
+)
 
 
-def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, dict[str, argparse.ArgumentParser]]:
+def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, Builder]:
     """The root and every domain's commands, in the order `pwc --help` lists them."""
     b = Builder(parser_class)
     root = parser_class(
         prog="pwc",
         description="Read-only client for the Papers With Code research catalog (API v1).",
-        epilog=epilog(""),
+        epilog=b.epilog("", ROOT_EXAMPLES),
     )
     root.add_argument("--version", action="version", version=VERSION_LINE)
     top = root.add_subparsers(dest="group", metavar="COMMAND", parser_class=parser_class)
     top.required = True
     for domain in (papers, taxonomy, benchmarks):
         domain.add(b, top)
-    b.leaf(top, "version", "version", "Print the CLI version.")
-    return root, b.commands
+    b.leaf(top, "version", "version", "Print the CLI version.", examples=("pwc version",))
+    return root, b
 
 
 def build_parser(*, raising: bool = False) -> tuple[PwcParser, dict[str, argparse.ArgumentParser]]:
     """Build the whole tree; `raising=True` makes argument errors raise UsageError."""
-    return _build(RaisingParser if raising else PwcParser)
+    root, built = _build(RaisingParser if raising else PwcParser)
+    return root, built.commands
 
 
-_ROOT, COMMANDS = build_parser(raising=True)
+_ROOT, _BUILT = _build(RaisingParser)
+COMMANDS = _BUILT.commands
+# Every parser path ("" is the root, "paper" a group) -> its --help examples, as declared.
+EXAMPLES: dict[str, tuple[str, ...]] = _BUILT.examples
 RESEARCH_COMMANDS = tuple(name for name in COMMANDS if name != "version")
+# MCP tool -> the command it runs, declared with the command (`tool=`), in declaration order.
+TOOL_COMMANDS: dict[str, str] = _BUILT.tools
 
 
 def research_actions(command: str) -> list[argparse.Action]:

@@ -157,13 +157,8 @@ class McpAdmission:
         try:
             body = await read_body(receive, self.max_bytes, self.body_seconds)
         except TimeoutError:
-            await send_error(
-                send,
-                408,
-                INVALID_REQUEST,
-                f"request timeout: send the whole body within {self.body_seconds:g} s",
-                headers=[(b"connection", b"close")],
-            )
+            late = f"request timeout: send the whole body within {self.body_seconds:g} s"
+            await _refuse_body(send, 408, late)
             return
         except BodyTooLarge as too_large:
             if too_large.more:
@@ -211,13 +206,13 @@ class McpAdmission:
         return await self.limiter.hit_housekeeping(client)
 
     async def _too_large(self, send: Send) -> None:
-        await send_error(
-            send,
-            413,
-            INVALID_REQUEST,
-            f"request too large: the limit is {self.max_bytes} bytes",
-            headers=[(b"connection", b"close")],
-        )
+        await _refuse_body(send, 413, f"request too large: the limit is {self.max_bytes} bytes")
+
+
+async def _refuse_body(send: Send, status: int, message: str) -> None:
+    """A request body refused at the HTTP level; the connection closes, as the rest of the body
+    is not read."""
+    await send_error(send, status, INVALID_REQUEST, message, headers=[(b"connection", b"close")])
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

@@ -26,12 +26,15 @@ from starlette.types import ASGIApp  # noqa: E402
 
 from pwc_cli.transport import CatalogClient  # noqa: E402
 from pwc_mcp import __version__  # noqa: E402
+from pwc_mcp.admission import BODY_SECONDS  # noqa: E402
 from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
+from pwc_mcp.guards import protect  # noqa: E402
 from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
+from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.server import build_server  # noqa: E402
 
@@ -103,14 +106,19 @@ def create_app(
     settings: Settings | None = None,
     catalog: CatalogService | None = None,
     *,
+    limiter: RateLimiter | None = None,
+    body_seconds: float = BODY_SECONDS,
     startup_grace: float = STARTUP_GRACE,
 ) -> ASGIApp:
+    """The whole application for `settings` (default: the environment).
+
+    The rest are the safety knobs that are not settings, for tests and embedders: the catalog
+    service, the rate limiter (built from the same settings; its `table_size` bounds the
+    identities tracked at once), how long a client may take to send a request body, and how
+    long start-up waits for the first readiness probe."""
     settings = settings or Settings.from_env()
     catalog = catalog or build_catalog(settings)
-    from pwc_mcp.guards import protect
-    from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool
-
-    limiter = RateLimiter(settings)
+    limiter = RateLimiter(settings) if limiter is None else limiter
     mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check])
     readiness = Readiness(lambda: _probe(catalog))
     readiness.poll()  # the first probe starts now, in the background
@@ -191,8 +199,9 @@ def create_app(
             yield
 
     inner.router.lifespan_context = with_thread_pool
-    app = protect(inner, settings, limiter=limiter, tool_names=frozenset(TOOLS))
-    return app
+    return protect(
+        inner, settings, limiter=limiter, tool_names=frozenset(TOOLS), body_seconds=body_seconds
+    )
 
 
 def _advertised_origin(request: Request, settings: Settings) -> tuple[str, str]:

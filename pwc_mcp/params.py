@@ -1,7 +1,8 @@
 """Tool parameters generated from the `pwc` parser, so the two can never drift apart.
 
-`TOOLS` maps each MCP tool to its CLI command; `RENAMES` holds the established MCP names of CLI
-dests; `MCP_ONLY` declares the few parameters that have no CLI flag. `signature_for(tool)` turns
+`TOOLS` maps each MCP tool to its CLI command (declared with the command in pwc_cli/parsers);
+`RENAMES` holds the established MCP names of CLI dests; `MCP_ONLY` declares the few parameters
+that have no CLI flag. `signature_for(tool)` turns
 the command's research actions into an `inspect.Signature` with pydantic `Field` bounds, and
 `to_cli_values(tool, params)` maps validated tool arguments back to parser dests.
 """
@@ -20,7 +21,7 @@ from typing import Annotated, Any, Literal
 from fastmcp.exceptions import ToolError
 from pydantic import BeforeValidator, Field
 
-from pwc_cli.parser import research_actions
+from pwc_cli.parser import TOOL_COMMANDS, research_actions
 from pwc_cli.types import (
     IntRange,
     IsoDate,
@@ -33,29 +34,8 @@ from pwc_cli.types import (
 
 HOSTED_ROW_CAP = 25
 
-TOOLS: dict[str, str] = {
-    "search_papers": "search",
-    "get_paper_info": "paper info",
-    "get_paper_evaluations": "paper evaluations",
-    "read_paper": "paper read",
-    "list_papers": "paper list",
-    "list_recent_papers": "paper recent",
-    "list_trending_papers": "paper trending",
-    "get_related_papers": "paper related",
-    "get_paper_lineage": "paper lineage list",
-    "get_task": "task",
-    "list_tasks": "task list",
-    "get_method": "method",
-    "list_methods": "method list",
-    "get_conference": "conference",
-    "list_conferences": "conference list",
-    "get_organization": "organization",
-    "list_organizations": "organization list",
-    "get_framework": "framework",
-    "list_frameworks": "framework list",
-    "get_benchmark": "benchmark",
-    "list_benchmarks": "benchmark list",
-}
+# Tool -> CLI command: declared with each command in pwc_cli/parsers (`tool=`).
+TOOLS: dict[str, str] = dict(TOOL_COMMANDS)
 
 # CLI dest → MCP parameter name (applies to every tool whose command has that dest).
 RENAMES = {

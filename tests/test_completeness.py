@@ -22,8 +22,8 @@ import pytest
 from fastmcp import Client
 
 from pwc_cli.commands import load_all
-from pwc_cli.help import EXAMPLES as HELP_EXAMPLES
 from pwc_cli.main import main
+from pwc_cli.parser import EXAMPLES as HELP_EXAMPLES
 from pwc_cli.parser import RESEARCH_COMMANDS
 from pwc_cli.transport import CatalogClient
 from pwc_cli.views import load_views
@@ -64,7 +64,7 @@ def test_every_command_has_its_handler_view_tool_and_examples(command: str) -> N
     assert command in load_views(), f"pwc {command}: no @view in pwc_cli/views"
     assert command in TOOL_OF, f"pwc {command}: no tool in pwc_mcp.params.TOOLS"
     assert TOOL_EXAMPLES.get(TOOL_OF[command]), f"pwc {command}: no example in pwc_mcp/examples.py"
-    assert HELP_EXAMPLES.get(command), f"pwc {command}: no --help example in pwc_cli/help.py"
+    assert HELP_EXAMPLES.get(command), f"pwc {command}: no --help examples in pwc_cli/parsers"
 
 
 def test_every_tool_runs_its_own_command() -> None:

@@ -73,6 +73,25 @@ def _with_area_names(payload: Any, areas: dict[str, str]) -> Any:
     return {**payload, key: named(payload[key])}
 
 
+def _area_listing(client: Catalog, route: str, args: argparse.Namespace, **filters: Any) -> Any:
+    """One page of a searchable list route, `--area` resolved to its ID and every row named with
+    its area (tasks and methods)."""
+    areas = fetch_areas(client)
+    payload = client.get_json(
+        route,
+        {
+            "page": args.page,
+            "page_size": args.page_size,
+            "q": args.search or None,
+            "area_id": resolve_area(areas, args.area) if args.area else None,
+            **filters,
+            "ordering": ordering(args.order_by, args.order_dir),
+        },
+    )
+    extract_rows(payload)
+    return _with_area_names(payload, areas)
+
+
 # --- tasks --------------------------------------------------------------------------------
 
 
@@ -182,22 +201,7 @@ def task_list(args: argparse.Namespace, client: Catalog) -> Any:
     # same rows (only their presentation differs).
     if args.group_by_area:
         return _grouped_tasks(args, client, args.page == 1 and args.page_size == 50)
-    areas = fetch_areas(client)
-    area_id = resolve_area(areas, args.area) if args.area else None
-    payload = client.get_json(
-        "tasks/",
-        {
-            "page": args.page,
-            "page_size": args.page_size,
-            "q": args.search or None,
-            "area_id": area_id,
-            "level": args.level,
-            "visible_only": args.visible_only,
-            "ordering": ordering(args.order_by, args.order_dir),
-        },
-    )
-    extract_rows(payload)
-    return _with_area_names(payload, areas)
+    return _area_listing(client, "tasks/", args, level=args.level, visible_only=args.visible_only)
 
 
 def _grouped_tasks(args: argparse.Namespace, client: Catalog, default_page: bool) -> dict[str, Any]:
@@ -246,21 +250,7 @@ def method(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
 
 @handler("method list")
 def method_list(args: argparse.Namespace, client: Catalog) -> Any:
-    areas = fetch_areas(client)
-    area_id = resolve_area(areas, args.area) if args.area else None
-    payload = client.get_json(
-        "methods/",
-        {
-            "page": args.page,
-            "page_size": args.page_size,
-            "q": args.search or None,
-            "area_id": area_id,
-            "introduced_year": args.introduced_year,
-            "ordering": ordering(args.order_by, args.order_dir),
-        },
-    )
-    extract_rows(payload)
-    return _with_area_names(payload, areas)
+    return _area_listing(client, "methods/", args, introduced_year=args.introduced_year)
 
 
 # --- conferences and organizations --------------------------------------------------------

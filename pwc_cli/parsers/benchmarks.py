@@ -7,11 +7,9 @@ from typing import Any
 from pwc_cli import flags
 from pwc_cli.parsers import Builder
 from pwc_cli.types import (
-    BoundedAppend,
     IntRange,
     metric_list,
     metric_sort,
-    metric_threshold,
     parameter_size,
     pareto_objectives,
 )
@@ -25,6 +23,16 @@ def add(b: Builder, top: Any) -> None:
         "exact benchmark name, full name, slug, or ID",
         json_flag=False,
         list_help="Benchmarks, grouped by area and task or flat.",
+        tool="get_benchmark",
+        list_tool="list_benchmarks",
+        examples=(
+            'pwc benchmark --name ImageNet --max-parameters 100M --min "Top 1 Accuracy=83" --limit 5',
+            'pwc benchmark --name ImageNet --pareto "Top 1 Accuracy:higher,GFLOPs:lower"',
+        ),
+        list_examples=(
+            "pwc benchmark list --task image-classification",
+            "pwc benchmark list --group-by-area",
+        ),
     )
     flags.limit(bench, 20, 100, "rows per page", paged=True)
     flags.page(bench)
@@ -42,24 +50,8 @@ def add(b: Builder, top: Any) -> None:
         metavar="METRIC[,METRIC]",
         help="only rows reporting all these metrics",
     )
-    bench.add_argument(
-        "--min",
-        dest="minimum_metrics",
-        type=metric_threshold,
-        action=BoundedAppend,
-        default=[],
-        metavar="METRIC=VALUE",
-        help="metric ≥ VALUE; repeatable",
-    )
-    bench.add_argument(
-        "--max",
-        dest="maximum_metrics",
-        type=metric_threshold,
-        action=BoundedAppend,
-        default=[],
-        metavar="METRIC=VALUE",
-        help="metric ≤ VALUE; repeatable",
-    )
+    flags.threshold(bench, "--min", "minimum_metrics", "≥")
+    flags.threshold(bench, "--max", "maximum_metrics", "≤")
     bench.add_argument(
         "--sort",
         dest="sort_metric",

@@ -11,7 +11,15 @@ from pwc_cli.types import AUTHOR, IntRange, finite_float
 
 def add(b: Builder, top: Any) -> None:
     search = b.leaf(
-        top, "search", "search", "Paper search: hybrid (keyword + semantic) by default."
+        top,
+        "search",
+        "search",
+        "Paper search: hybrid (keyword + semantic) by default.",
+        tool="search_papers",
+        examples=(
+            "pwc search transformer --limit 3",
+            'pwc search "vision transformer" --mode keyword --start-date 2021-01-01',
+        ),
     )
     search.add_argument("query", metavar="QUERY", help="title, topic, author or arXiv ID")
     flags.limit(search, 10, 100, "results per page", paged=True)
@@ -28,10 +36,25 @@ def add(b: Builder, top: Any) -> None:
     flags.json(search)
 
     papers = b.group(
-        top, "paper", "paper", "Paper details, Markdown, lists and lineage.", "paper_command"
+        top,
+        "paper",
+        "paper",
+        "Paper details, Markdown, lists and lineage.",
+        "paper_command",
+        examples=("pwc paper info 1706.03762", "pwc paper list --task image-classification"),
     )
 
-    info = b.leaf(papers, "info", "paper info", "Show one paper.")
+    info = b.leaf(
+        papers,
+        "info",
+        "paper info",
+        "Show one paper.",
+        tool="get_paper_info",
+        examples=(
+            "pwc paper info 1706.03762 --include-resources",
+            'pwc paper info "Attention Is All You Need" --json',
+        ),
+    )
     flags.paper(info)
     info.add_argument(
         "--include-resources",
@@ -48,17 +71,39 @@ def add(b: Builder, top: Any) -> None:
         "evaluations",
         "paper evaluations",
         "Evaluation rows of one paper, merged across task scopes.",
+        tool="get_paper_evaluations",
+        examples=(
+            "pwc paper evaluations 1706.03762 --limit 10",
+            'pwc paper evaluations "Attention Is All You Need" --json',
+        ),
     )
     flags.paper(evaluations)
     flags.page(evaluations)
     flags.page_size(evaluations, 20)
     flags.json(evaluations)
 
-    read = b.leaf(papers, "read", "paper read", "Print a paper's stored Markdown.")
+    read = b.leaf(
+        papers,
+        "read",
+        "paper read",
+        "Print a paper's stored Markdown.",
+        tool="read_paper",
+        examples=("pwc paper read 1706.03762 > attention.md", "pwc paper read hep-th/9711200"),
+    )
     flags.paper(read)
     flags.json(read)
 
-    plist = b.leaf(papers, "list", "paper list", "Deterministic filtered paper listing.")
+    plist = b.leaf(
+        papers,
+        "list",
+        "paper list",
+        "Deterministic filtered paper listing.",
+        tool="list_papers",
+        examples=(
+            "pwc paper list --task image-classification --order-by citation_count",
+            'pwc paper list --author "Kaiming He" --limit 5',
+        ),
+    )
     flags.page(plist)
     flags.page_size(plist, 20)
     plist.add_argument("--search", help="title/abstract topic terms")
@@ -87,12 +132,26 @@ def add(b: Builder, top: Any) -> None:
     flags.coverage(plist)
     flags.json(plist)
 
-    recent = b.leaf(papers, "recent", "paper recent", "Most recently published papers.")
+    recent = b.leaf(
+        papers,
+        "recent",
+        "paper recent",
+        "Most recently published papers.",
+        tool="list_recent_papers",
+        examples=("pwc paper recent --limit 5", "pwc paper recent --implementation-coverage"),
+    )
     flags.limit(recent, 10, 100, "number of papers")
     flags.coverage(recent)
     flags.json(recent)
 
-    trending = b.leaf(papers, "trending", "paper trending", "Trending papers.")
+    trending = b.leaf(
+        papers,
+        "trending",
+        "paper trending",
+        "Trending papers.",
+        tool="list_trending_papers",
+        examples=("pwc paper trending --limit 5", "pwc paper trending --max-age-days 365"),
+    )
     flags.limit(trending, 20, 100, "number of papers")
     trending.add_argument(
         "--max-age-days",
@@ -104,7 +163,14 @@ def add(b: Builder, top: Any) -> None:
     flags.coverage(trending)
     flags.json(trending)
 
-    related = b.leaf(papers, "related", "paper related", "Papers related to one paper.")
+    related = b.leaf(
+        papers,
+        "related",
+        "paper related",
+        "Papers related to one paper.",
+        tool="get_related_papers",
+        examples=("pwc paper related 2010.11929 --limit 5", "pwc paper related BERT --json"),
+    )
     flags.paper(related)
     flags.limit(related, 4, 20, "number of papers")
     flags.coverage(related)
@@ -116,7 +182,15 @@ def add(b: Builder, top: Any) -> None:
         "paper lineage",
         "Explicit predecessor/successor links.",
         "lineage_command",
+        examples=("pwc paper lineage list BERT", "pwc paper lineage list 1810.04805 --json"),
     )
-    lineage_list = b.leaf(lineages, "list", "paper lineage list", "A paper's lineage links.")
+    lineage_list = b.leaf(
+        lineages,
+        "list",
+        "paper lineage list",
+        "A paper's lineage links.",
+        tool="get_paper_lineage",
+        examples=("pwc paper lineage list BERT", "pwc paper lineage list 1810.04805 --json"),
+    )
     flags.paper(lineage_list)
     flags.json(lineage_list)

@@ -16,6 +16,13 @@ def add(b: Builder, top: Any) -> None:
         "Task page: hierarchy, benchmarks, methods, papers.",
         "exact task name, slug, or ID",
         list_help="Tasks, grouped by area or flat.",
+        tool="get_task",
+        list_tool="list_tasks",
+        examples=("pwc task --name image-classification", "pwc task list --search detection"),
+        list_examples=(
+            "pwc task list --search detection --limit 10",
+            "pwc task list --group-by-area",
+        ),
     )
     flags.page(tlist)
     flags.page_size(tlist, 50)
@@ -33,6 +40,10 @@ def add(b: Builder, top: Any) -> None:
         "Method details.",
         "exact method name, full name, slug, or ID",
         list_help="Methods.",
+        tool="get_method",
+        list_tool="list_methods",
+        examples=("pwc method --name transformer", "pwc method list --area Vision"),
+        list_examples=("pwc method list --area Vision", "pwc method list --introduced-year 2017"),
     )
     flags.page(mlist)
     flags.page_size(mlist, 50, maximum=500)
@@ -54,6 +65,10 @@ def add(b: Builder, top: Any) -> None:
         "Conference details.",
         "exact conference name, slug, or ID",
         list_help="Conferences.",
+        tool="get_conference",
+        list_tool="list_conferences",
+        examples=("pwc conference --name neurips-2017", "pwc conference list --year 2017"),
+        list_examples=("pwc conference list --year 2017", "pwc conference list --json"),
     )
     clist.add_argument("--year", type=IntRange("--year", 1, 9999), help="only this year")
     flags.json(clist)
@@ -64,6 +79,10 @@ def add(b: Builder, top: Any) -> None:
         "Organization details.",
         "exact organization name, slug, or ID",
         list_help="Organizations.",
+        tool="get_organization",
+        list_tool="list_organizations",
+        examples=("pwc organization --name google", "pwc organization list --featured-only"),
+        list_examples=("pwc organization list --featured-only", "pwc organization list --json"),
     )
     olist.add_argument("--featured-only", action="store_true", help="only featured organizations")
     flags.json(olist)
@@ -74,6 +93,13 @@ def add(b: Builder, top: Any) -> None:
         "Framework details.",
         "exact framework name, slug, or ID",
         list_help="Frameworks.",
+        tool="get_framework",
+        list_tool="list_frameworks",
+        examples=("pwc framework --name pytorch", "pwc framework list --platform gpu"),
+        list_examples=(
+            "pwc framework list --domain deep-learning --platform gpu",
+            "pwc framework list --json",
+        ),
     )
     flist.add_argument("--domain", help="exact domain name or slug")
     flist.add_argument("--category", help="exact category name or slug")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pwc_cli.commands.common import extract_rows
-from pwc_cli.render import Screen, heading, link, sections, table
+from pwc_cli.render import Screen, heading, link, sections
 from pwc_cli.text import cell_text, meta_line, one_line
 from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, view
-from pwc_cli.views.common import page_notes, plural, slug_of
+from pwc_cli.views.common import slug_of
+from pwc_cli.views.tables import Cell, counted, joined, row_table
 
 
 @view("conference")
@@ -23,29 +23,19 @@ def conference_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen)
             meta_line(
                 [
                     cell_text(data.get("year")),
-                    plural(data.get("paper_count"), "paper")
-                    if data.get("paper_count") is not None
-                    else "",
+                    counted(data, "paper_count", "paper"),
                     f"Tier: {cell_text(data['tier']).upper()}" if data.get("tier") else "",
                 ]
             ),
-            "\n".join(
-                line
-                for line in (
-                    f"Dates: {' – '.join(dates)}" if dates else "",
-                    f"Venue: {one_line(data['venue'])}" if data.get("venue") else "",
-                    f"Location: {one_line(data['location'])}" if data.get("location") else "",
-                )
-                if line
+            joined(
+                f"Dates: {' – '.join(dates)}" if dates else "",
+                f"Venue: {one_line(data['venue'])}" if data.get("venue") else "",
+                f"Location: {one_line(data['location'])}" if data.get("location") else "",
             ),
             one_line(data.get("description")),
-            "\n".join(
-                x
-                for x in (
-                    link("Conference website", data.get("url"), tty),
-                    link("Hugging Face", data.get("hf_url"), tty),
-                )
-                if x
+            joined(
+                link("Conference website", data.get("url"), tty),
+                link("Hugging Face", data.get("hf_url"), tty),
             ),
             link("View conference", site_url("conference", slug_of(data)), tty),
         )
@@ -54,14 +44,16 @@ def conference_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen)
 
 @view("conference list")
 def conference_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
-    rows, _ = extract_rows(payload)
-    lines = [
-        [r.get("slug"), r.get("name"), r.get("year"), r.get("paper_count"), r.get("location")]
-        for r in rows
+    columns = [
+        ("slug", "slug"),
+        ("name", "name"),
+        ("year", "year"),
+        ("papers", "paper_count"),
+        ("location", "location"),
     ]
-    headers = ["slug", "name", "year", "papers", "location"]
-    text = table(headers, lines, tty=tty, right=["year", "papers"])
-    return Rendered(text, page_notes(payload, args, len(rows), "try another --year"))
+    return row_table(
+        payload, args, tty, columns, right=["year", "papers"], empty="try another --year"
+    )
 
 
 @view("organization")
@@ -74,9 +66,7 @@ def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: Scree
             heading(data.get("name"), tty),
             meta_line(
                 [
-                    plural(data.get("paper_count"), "paper")
-                    if data.get("paper_count") is not None
-                    else "",
+                    counted(data, "paper_count", "paper"),
                     f"Trending rank: {data['trending_rank']}"
                     if data.get("trending_rank") is not None
                     else "",
@@ -85,14 +75,10 @@ def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: Scree
             ),
             f"Paper years: {'–'.join(years)}" if years else "",
             one_line(data.get("description")),
-            "\n".join(
-                x
-                for x in (
-                    link("Website", data.get("website_url"), tty),
-                    link("GitHub", data.get("github_url"), tty),
-                    link("Hugging Face", data.get("hf_url"), tty),
-                )
-                if x
+            joined(
+                link("Website", data.get("website_url"), tty),
+                link("GitHub", data.get("github_url"), tty),
+                link("Hugging Face", data.get("hf_url"), tty),
             ),
             link("View organization", site_url("organization", slug_of(data)), tty),
         )
@@ -101,21 +87,15 @@ def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: Scree
 
 @view("organization list")
 def organization_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
-    rows, _ = extract_rows(payload)
-    lines = [
-        [
-            r.get("id"),
-            r.get("slug"),
-            r.get("name"),
-            r.get("paper_count"),
-            "yes" if r.get("is_featured") is True else "no",
-            r.get("trending_rank"),
-        ]
-        for r in rows
+    columns: list[tuple[str, Cell]] = [
+        ("id", "id"),
+        ("slug", "slug"),
+        ("name", "name"),
+        ("papers", "paper_count"),
+        ("featured", lambda r: "yes" if r.get("is_featured") is True else "no"),
+        ("trend_rank", "trending_rank"),
     ]
-    headers = ["id", "slug", "name", "papers", "featured", "trend_rank"]
-    text = table(headers, lines, tty=tty, right=["papers", "trend_rank"])
-    return Rendered(text, page_notes(payload, args, len(rows)))
+    return row_table(payload, args, tty, columns, right=["papers", "trend_rank"])
 
 
 def _platform_text(row: dict[str, Any]) -> str:
@@ -135,30 +115,18 @@ def framework_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
                     one_line(data.get("domain_name")),
                     one_line(data.get("category_name")),
                     one_line(data.get("organization_name")),
-                    plural(data.get("paper_count"), "paper")
-                    if data.get("paper_count") is not None
-                    else "",
+                    counted(data, "paper_count", "paper"),
                 ]
             ),
-            "\n".join(
-                line
-                for line in (
-                    f"When to use: {one_line(data['when_to_use'])}"
-                    if data.get("when_to_use")
-                    else "",
-                    f"Platforms: {_platform_text(data)}" if _platform_text(data) else "",
-                )
-                if line
+            joined(
+                f"When to use: {one_line(data['when_to_use'])}" if data.get("when_to_use") else "",
+                f"Platforms: {_platform_text(data)}" if _platform_text(data) else "",
             ),
             one_line(data.get("description")),
-            "\n".join(
-                x
-                for x in (
-                    link("GitHub", data.get("github_url"), tty),
-                    link("Documentation", data.get("docs_url"), tty),
-                    link(f"Introducing paper {arxiv}", paper, tty),
-                )
-                if x
+            joined(
+                link("GitHub", data.get("github_url"), tty),
+                link("Documentation", data.get("docs_url"), tty),
+                link(f"Introducing paper {arxiv}", paper, tty),
             ),
             link("View framework", site_url("framework", slug_of(data)), tty),
         )
@@ -167,20 +135,14 @@ def framework_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
 
 @view("framework list")
 def framework_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
-    rows, _ = extract_rows(payload)
-    lines = [
-        [
-            r.get("id"),
-            r.get("slug"),
-            r.get("name"),
-            r.get("domain_name"),
-            r.get("category_name"),
-            _platform_text(r),
-            r.get("paper_count"),
-        ]
-        for r in rows
+    columns: list[tuple[str, Cell]] = [
+        ("id", "id"),
+        ("slug", "slug"),
+        ("name", "name"),
+        ("domain", "domain_name"),
+        ("category", "category_name"),
+        ("platforms", _platform_text),
+        ("papers", "paper_count"),
     ]
-    headers = ["id", "slug", "name", "domain", "category", "platforms", "papers"]
-    text = table(headers, lines, tty=tty, right=["papers"])
     hint = "the filters match exactly; see pwc framework list for the values"
-    return Rendered(text, page_notes(payload, args, len(rows), hint))
+    return row_table(payload, args, tty, columns, right=["papers"], empty=hint)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pwc_cli.commands.common import extract_rows
-from pwc_cli.render import Screen, code, heading, link, no_results, section, sections, strong, table
+from pwc_cli.render import Screen, code, heading, link, no_results, section, sections, strong
 from pwc_cli.text import cell_text, count, meta_line, one_line
 from pwc_cli.urls import absolute, site_url
 from pwc_cli.views import Rendered, view
-from pwc_cli.views.common import is_grouped, name_of, page_notes, plural, records, slug_of
+from pwc_cli.views.common import is_grouped, name_of, plural, records, slug_of
+from pwc_cli.views.tables import counted, row_table
 
 # --- tasks --------------------------------------------------------------------------------
 
@@ -39,13 +39,9 @@ def task_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Re
         [
             f"Area: {one_line(area.get('name'))}" if area.get("name") else "",
             f"Level: {task['level']}" if task.get("level") is not None else "",
-            plural(task.get("paper_count"), "paper") if task.get("paper_count") is not None else "",
-            plural(task.get("benchmark_count"), "benchmark")
-            if task.get("benchmark_count") is not None
-            else "",
-            plural(task.get("evaluation_count"), "evaluation")
-            if task.get("evaluation_count") is not None
-            else "",
+            counted(task, "paper_count", "paper"),
+            counted(task, "benchmark_count", "benchmark"),
+            counted(task, "evaluation_count", "evaluation"),
         ]
     )
     chain = [name_of(p) for p in reversed(records(data.get("parents")))] + [name_of(task)]
@@ -123,24 +119,19 @@ def task_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rende
                 blocks.append(title + "\n" + "\n".join(_task_bullet(t, tty) for t in tasks))
         notes = [] if blocks else no_results(args, "drop --area to see every area")
         return Rendered(sections(*blocks), notes)
-    rows, _ = extract_rows(payload)
-    lines = [
-        [
-            r.get("id"),
-            r.get("slug"),
-            r.get("name"),
-            r.get("area_name"),
-            r.get("level"),
-            r.get("paper_count"),
-            r.get("benchmark_count"),
-            r.get("evaluation_count"),
-        ]
-        for r in rows
+    columns = [
+        ("id", "id"),
+        ("slug", "slug"),
+        ("name", "name"),
+        ("area", "area_name"),
+        ("level", "level"),
+        ("papers", "paper_count"),
+        ("benchmarks", "benchmark_count"),
+        ("evals", "evaluation_count"),
     ]
-    headers = ["id", "slug", "name", "area", "level", "papers", "benchmarks", "evals"]
-    text = table(headers, lines, tty=tty, right=["level", "papers", "benchmarks", "evals"])
+    right = ["level", "papers", "benchmarks", "evals"]
     hint = "try other --search words, or drop --area/--level/--visible-only"
-    return Rendered(text, page_notes(payload, args, len(rows), hint))
+    return row_table(payload, args, tty, columns, right=right, empty=hint)
 
 
 # --- methods ------------------------------------------------------------------------------
@@ -162,9 +153,7 @@ def method_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> 
                     f"Introduced: {method['introduced_year']}"
                     if method.get("introduced_year")
                     else "",
-                    plural(method.get("paper_count"), "paper")
-                    if method.get("paper_count") is not None
-                    else "",
+                    counted(method, "paper_count", "paper"),
                 ]
             ),
             one_line(method.get("description")),
@@ -176,23 +165,14 @@ def method_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> 
 
 @view("method list")
 def method_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
-    rows, _ = extract_rows(payload)
-    lines = [
-        [
-            r.get("id"),
-            r.get("slug"),
-            r.get("name"),
-            r.get("full_name"),
-            r.get("area_name"),
-            r.get("introduced_year"),
-            r.get("paper_count"),
-        ]
-        for r in rows
+    columns = [
+        ("id", "id"),
+        ("slug", "slug"),
+        ("name", "name"),
+        ("full_name", "full_name"),
+        ("area", "area_name"),
+        ("introduced", "introduced_year"),
+        ("papers", "paper_count"),
     ]
-    headers = ["id", "slug", "name", "full_name", "area", "introduced", "papers"]
-    return Rendered(
-        table(headers, lines, tty=tty, right=["introduced", "papers"]),
-        page_notes(
-            payload, args, len(rows), "try other --search words, or drop --area/--introduced-year"
-        ),
-    )
+    hint = "try other --search words, or drop --area/--introduced-year"
+    return row_table(payload, args, tty, columns, right=["introduced", "papers"], empty=hint)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import io
 import shlex
+from pathlib import Path
 
 import pytest
 
-from pwc_cli.help import EXAMPLES
 from pwc_cli.main import main
-from pwc_cli.parser import build_parser
+from pwc_cli.parser import EXAMPLES, build_parser
 from pwc_cli.terminal import display_width, fit_widths, neutralise, truncate
 from pwc_cli.transport import CatalogClient
 
@@ -177,6 +177,9 @@ def test_every_parser_has_examples() -> None:
 
 
 @pytest.mark.parametrize("example", sorted({e for examples in EXAMPLES.values() for e in examples}))
-def test_help_example_runs(sample, example: str) -> None:
+def test_help_example_runs(
+    sample, example: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # an example may write a file (`--chart ptb.svg`)
     code, out, err = run(sample, example.split(" > ")[0].removeprefix("pwc "))
     assert code == 0 and out, err

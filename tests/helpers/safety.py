@@ -13,14 +13,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
-from unittest import mock
 
 import anyio.to_thread
 import httpx
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-import pwc_mcp.guards
-import pwc_mcp.limits
 from pwc_mcp.admission import BODY_SECONDS
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
@@ -116,33 +113,13 @@ class Arrivals:
 
 
 def build_app(
-    settings: Settings, *, table_size: int = 10_000, body_seconds: float = BODY_SECONDS
+    settings: Settings, *, table_size: int | None = None, body_seconds: float = BODY_SECONDS
 ) -> tuple[ASGIApp, RateLimiter]:
-    """``create_app(settings)`` with a test-sized identity table and body deadline, and its limiter.
-
-    create_app takes neither knob, so the two constructors it looks up when called are wrapped
-    for the call; exactly one of each must be used, or the wrapping no longer reaches the app
-    (and the tests relying on a small table or a short deadline would silently test nothing).
-    """
-    limiters: list[RateLimiter] = []
-    protected: list[float] = []
-    real_limiter, real_protect = pwc_mcp.limits.RateLimiter, pwc_mcp.guards.protect
-
-    def limiter(*args: Any, **kwargs: Any) -> RateLimiter:
-        limiters.append(real_limiter(*args, **{**kwargs, "table_size": table_size}))
-        return limiters[-1]
-
-    def protect(*args: Any, **kwargs: Any) -> ASGIApp:
-        protected.append(body_seconds)
-        return real_protect(*args, **{**kwargs, "body_seconds": body_seconds})
-
-    with (
-        mock.patch.object(pwc_mcp.limits, "RateLimiter", limiter),
-        mock.patch.object(pwc_mcp.guards, "protect", protect),
-    ):
-        app = create_app(settings)
-    assert len(limiters) == 1 and len(protected) == 1, "create_app no longer reaches the knobs"
-    return app, limiters[0]
+    """``create_app(settings)`` with a test-sized identity table and body deadline, and the
+    limiter it runs with (the tests watch its counters)."""
+    sized = {} if table_size is None else {"table_size": table_size}
+    limiter = RateLimiter(settings, **sized)
+    return create_app(settings, limiter=limiter, body_seconds=body_seconds), limiter
 
 
 @dataclass
