@@ -24,7 +24,7 @@ from typing import Any
 from fastmcp.tools import ToolResult
 
 from pwc_mcp.bounded_cache import BoundedTTLCache
-from pwc_mcp.cache import CachedCatalog
+from pwc_mcp.cache import CachedCatalog, Reads
 
 # Arguments longer than this (in canonical JSON) are not worth a key; their calls just run.
 MAX_KEY_CHARS = 4096
@@ -72,7 +72,7 @@ class ResultMemo:
         with self.catalog.reading() as reads:
             result = await compute()
         if reads.cacheable and isinstance(result, ToolResult):
-            self.store.set(key, (result, reads), _size(result))
+            self.store.set(key, (result, reads), _size(result, reads))
             return _copy(result)
         return result
 
@@ -86,12 +86,9 @@ def _copy(result: ToolResult) -> ToolResult:
     )
 
 
-def _size(result: ToolResult) -> int:
-    """Bytes held, estimated as three times the result's JSON (Python objects take a few
-    times their encoded size); the catalog bodies it was made from are held by the cache."""
+def _size(result: ToolResult, reads: Reads) -> int:
+    """Bytes held, over-estimated without serialising anything: three times the texts and the
+    catalog bodies the result was made from (its structured content is a projection of those
+    bodies with `data` capped at 25 rows; Python objects take a few times their JSON size)."""
     text = sum(len(getattr(block, "text", "") or "") for block in result.content)
-    try:
-        structured = len(json.dumps(result.structured_content, ensure_ascii=False))
-    except (TypeError, ValueError):
-        return -1  # never stored
-    return 3 * (text + structured) + 512
+    return 3 * (text + reads.bytes) + 512
