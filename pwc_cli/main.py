@@ -6,6 +6,8 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from pwc_cli.charts.output import problem as chart_problem
+from pwc_cli.charts.output import write_chart
 from pwc_cli.commands import Catalog, run
 from pwc_cli.errors import HTTPStatusError, PwcError, upstream_detail
 from pwc_cli.parser import VERSION_LINE, blank_positional, build_parser
@@ -51,6 +53,9 @@ def main(
         blank = blank_positional(leaf, args)
         if blank:
             leaf.error(f"argument {blank}: must not be empty")
+        unusable = chart_problem(args)  # before any request: a bad --chart path costs nothing
+        if unusable:
+            leaf.error(unusable)
     except SystemExit as exc:  # argparse already printed usage or --help/--version
         return int(exc.code or 0)
     if args.command == "version":
@@ -66,6 +71,7 @@ def main(
         else:  # upstream text cannot drive the terminal (escape sequences, controls)
             rendered = load_views()[args.command](payload, args, screen)
             text, notes = neutralise(rendered.stdout), [neutralise(n) for n in rendered.stderr]
+        notes += [neutralise(n) for n in write_chart(args, payload)]  # `--chart FILE.svg`
         out.write(text)
         out.flush()
         for line in notes:

@@ -25,7 +25,8 @@ from pwc_cli.argparsing import (  # noqa: F401  (re-exported: pwc_cli.main and t
 )
 from pwc_cli.parsers import Builder, benchmarks, papers, taxonomy
 
-PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage"})
+# `chart` writes a file: a tool never gets it, so the server never writes files
+PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage", "chart"})
 VERSION_LINE = f"pwc {__version__}\tapi v1"
 ROOT_EXAMPLES = (
     'pwc search "vision transformer" --limit 5',

@@ -87,7 +87,12 @@ class CatalogService:
     def read(self, reference: str, cursor: str | None) -> Chunk:
         reference = reference.strip()
         if cursor:
-            state = self._continue(reference, cursor)
+            state = self.resume(reference, cursor)
+            if state.section is not None:
+                raise ToolError(
+                    "invalid_argument: this cursor continues a section; pass section="
+                    f"{state.section.id!r} with it, or omit cursor to read from the beginning"
+                )
         else:
             paper = canonical_reference(self.transport, reference)
             state = CursorState(
@@ -100,7 +105,9 @@ class CatalogService:
             )
         return self._read_chunk(reference, state)
 
-    def _continue(self, reference: str, cursor: str) -> CursorState:
+    def resume(self, reference: str, cursor: str) -> CursorState:
+        """The verified state of a continuation cursor for `reference` (or another name of the
+        same paper); every refusal is an `invalid_argument:` ToolError."""
         try:
             return self.cursors.decode(cursor, reference)
         except CursorError as error:
@@ -113,7 +120,9 @@ class CatalogService:
                 ) from None
             return error.state
 
-    def _read_chunk(self, reference: str, state: CursorState) -> Chunk:
+    def raw_chunk(self, state: CursorState) -> tuple[bytes, bool, int, str]:
+        """(body, truncated, next offset, content version) of one chunk: from the versioned
+        chunk cache, else one upstream read (pwc_mcp/sections.py reads through this too)."""
         # Chunks are cached as UTF-8 bytes, the unit the cache's byte ceiling counts: a str of
         # CJK or emoji text takes several times its UTF-8 size in memory.
         key = (state.paper, state.content_version, state.offset, state.limit)
@@ -123,7 +132,10 @@ class CatalogService:
             if self.chunks is not None:
                 stored = (state.paper, cached[3], state.offset, state.limit)
                 self.chunks.set(repr(stored), cached, len(cached[0]))
-        body, truncated, next_offset, version = cached
+        return cached
+
+    def _read_chunk(self, reference: str, state: CursorState) -> Chunk:
+        body, truncated, next_offset, version = self.raw_chunk(state)
         next_cursor = None
         if truncated:
             next_cursor = self.cursors.encode(

@@ -4,7 +4,7 @@ Token: base64url(compact sorted JSON payload) "." base64url(HMAC-SHA256 over the
 payload text), both without padding and canonical (no stray bits). The payload binds `v`,
 `ref` (the caller's original reference), `paper` (canonical), `version` (64 lowercase hex),
 `offset`, `limit`, `kid` (first 16 hex of sha256(key)) and `exp` (epoch seconds, fixed at
-the first read). The payload is readable, never secret; its integrity is what is protected.
+the first read); a section read's cursor also binds `sec` (`SectionBound`). The payload is readable, never secret; its integrity is what is protected.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, hmac
+
+from pwc_cli.outline import FENCE, parse_id
 
 VERSION = 1
 LIFETIME = 3600
@@ -58,6 +60,18 @@ _MESSAGES = {"invalid": INVALID_MESSAGE, "expired": EXPIRED_MESSAGE, "mismatch":
 
 
 @dataclass(frozen=True)
+class SectionBound:
+    """A section read's end, as the rule that fixes it under the bound content version: the
+    section (its ID), its level (it ends at the next heading of this level or higher) and the
+    scanner's state at the cursor's offset (pwc_cli/outline.py). Payload key `sec`."""
+
+    id: str
+    level: int
+    fence: str = ""
+    midline: bool = False
+
+
+@dataclass(frozen=True)
 class CursorState:
     reference: str
     paper: str
@@ -65,6 +79,7 @@ class CursorState:
     offset: int
     limit: int
     expires_at: int
+    section: SectionBound | None = None
 
 
 class CursorError(ValueError):
@@ -107,7 +122,32 @@ def valid_state(state: CursorState) -> bool:
         and all(_is_int(n) for n in (state.offset, state.limit, state.expires_at))
         and 1 <= state.offset <= MAX_OFFSET
         and 1 <= state.limit <= MAX_LIMIT
+        and (state.section is None or valid_section(state.section))
     )
+
+
+def valid_section(section: Any) -> bool:
+    if not isinstance(section, SectionBound) or not isinstance(section.id, str):
+        return False
+    try:
+        parse_id(section.id)
+    except ValueError:
+        return False
+    return (
+        section.id == section.id.strip()
+        and _is_int(section.level)
+        and 1 <= section.level <= 6
+        and isinstance(section.fence, str)
+        and FENCE.fullmatch(section.fence) is not None
+        and isinstance(section.midline, bool)
+    )
+
+
+def _section_of(sec: Any) -> SectionBound | None:
+    """The `sec` payload object (already under a verified signature), or None if malformed."""
+    if not isinstance(sec, dict) or set(sec) != {"id", "level", "fence", "mid"}:
+        return None
+    return SectionBound(id=sec["id"], level=sec["level"], fence=sec["fence"], midline=sec["mid"])
 
 
 def _b64encode(data: bytes) -> str:
@@ -169,6 +209,14 @@ class CursorCodec:
             "kid": kid,
             "exp": state.expires_at,
         }
+        if state.section is not None:
+            section = state.section
+            payload["sec"] = {
+                "id": section.id,
+                "level": section.level,
+                "fence": section.fence,
+                "mid": section.midline,
+            }
         text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         body = _b64encode(text.encode("utf-8"))
         token = f"{body}.{_b64encode(_mac(key, body).finalize())}"
@@ -199,7 +247,11 @@ class CursorCodec:
             _mac(key, body).verify(signature)  # constant-time
         except InvalidSignature:
             raise CursorError("invalid") from None
-        if set(payload) != _FIELDS or payload["v"] != VERSION or not _is_int(payload["v"]):
+        fields = set(payload) - {"sec"}
+        if fields != _FIELDS or payload["v"] != VERSION or not _is_int(payload["v"]):
+            raise CursorError("invalid")
+        section = _section_of(payload["sec"]) if "sec" in payload else None
+        if "sec" in payload and section is None:
             raise CursorError("invalid")
         state = CursorState(
             reference=payload["ref"],
@@ -208,6 +260,7 @@ class CursorCodec:
             offset=payload["offset"],
             limit=payload["limit"],
             expires_at=payload["exp"],
+            section=section,
         )
         if not valid_state(state):
             raise CursorError("invalid")

@@ -17,9 +17,19 @@ TOOL_EXAMPLES: dict[str, tuple[dict[str, Any], ...]] = {
     "search_papers": (
         {"query": "diffusion models", "mode": "semantic", "published_after": "2022-01-01"},
     ),
-    "get_paper_info": ({"paper": "1706.03762", "include_resources": True, "repo_limit": 3},),
-    "get_paper_evaluations": ({"paper": "Attention Is All You Need", "page": 1, "limit": 10},),
-    "read_paper": ({"paper": "1706.03762"},),
+    "get_paper_info": (
+        {"paper": "1706.03762", "include_resources": True, "repo_limit": 3},
+        {"paper": "BERT", "cite": "bibtex"},
+    ),
+    "get_paper_evaluations": (
+        {"paper": "Attention Is All You Need", "page": 1, "limit": 10},
+        {"paper": "1706.03762", "against_sota": True},
+    ),
+    "read_paper": (
+        {"paper": "1706.03762"},
+        {"paper": "1706.03762", "outline": True},
+        {"paper": "1706.03762", "section": "4-results@1390"},
+    ),
     "list_papers": (
         {"task": "image-classification", "authors": ["Kaiming He"], "order_by": "citation_count"},
     ),
@@ -44,6 +54,7 @@ TOOL_EXAMPLES: dict[str, tuple[dict[str, Any], ...]] = {
             "minimum_metrics": {"Top 1 Accuracy": 85},
             "sort_metric": "Top 1 Accuracy",
         },
+        {"benchmark": "Penn Treebank (Word Level)", "timeline": True},
     ),
     "list_benchmarks": ({"task": "image-classification"},),
 }

@@ -75,6 +75,21 @@ class Evaluation(BaseModel):
     updated_at: str | None = None
 
 
+class Standing(BaseModel):  # the task scope's best now; gap: how far behind (0 = the best)
+    metric: str
+    value: float
+    gap: float
+    rank: int | None = None
+    of: int | None = None
+    model_name: str | None = None
+    paper_title: str | None = None  # its paper_id is in data
+
+
+class PaperEvaluation(Evaluation):  # with against_sota: `sota`, or why not
+    sota: Standing | None = None
+    sota_unavailable: str | None = None
+
+
 class PaperPage(Out):
     items: list[PaperSummary]
     count: int | None = None
@@ -83,9 +98,20 @@ class PaperPage(Out):
     data: dict[str, Any] | list[dict[str, Any]]  # recent, trending, related: a bare list of papers
 
 
+class Citation(BaseModel):
+    # A `cite` entry (pwc_cli.citations); `source` is "catalog" or "public_metadata". No
+    # docstring: it would become a schema description in every tools/list.
+    format: str
+    key: str
+    text: str
+    source: str
+    note: str | None = None  # what a public-metadata entry was built from
+
+
 class PaperInfo(Out):
     paper: PaperDetail
     evaluation_count: int | None = None  # with include_evaluations; rows are in data.evaluations
+    citation: Citation | None = None  # with cite; then the text block is the entry itself
     data: dict[str, Any]
 
 
@@ -94,7 +120,7 @@ class EvaluationPage(Out):
     evaluation_count: int | None = None
     page: int
     next_page: int | None = None
-    evaluations: list[Evaluation]
+    evaluations: list[PaperEvaluation]
     data: dict[str, Any]
 
 
@@ -139,6 +165,18 @@ class BenchmarkSummary(BaseModel):
     paper_count: int | None = None
 
 
+class Timeline(BaseModel):
+    # SOTA over time; each record: date, value, improvement, model_name, paper_id, paper_title,
+    # paper_arxiv_id, num_parameters, is_open, evaluation_id (pwc_cli.timeline). Records stay
+    # untyped objects here: their schema would cost every client's context far more than it tells.
+    metric: str | None = None
+    direction: Literal["higher", "lower"] | None = None
+    records: list[dict[str, Any]] = []
+    considered: int = 0
+    undated: int = 0
+    complete: bool = True
+
+
 class Leaderboard(Out):
     benchmark: BenchmarkSummary
     evaluation_count: int | None = None
@@ -147,6 +185,7 @@ class Leaderboard(Out):
     next_page: int | None = None
     evaluations: list[Evaluation]
     metric_directions: dict[str, str] = {}
+    timeline: Timeline | None = None
     data: dict[str, Any]
 
 

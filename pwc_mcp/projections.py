@@ -7,13 +7,23 @@ raises `UpstreamShapeError`, which every tool reports as `upstream_error:`.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from pwc_cli.errors import UpstreamShapeError
 from pwc_cli.leaderboard import parse_metric
 from pwc_cli.urls import absolute
-from pwc_mcp.models import BenchmarkSummary, Evaluation, Link, PaperDetail, PaperSummary, RankScope
+from pwc_mcp.models import (
+    BenchmarkSummary,
+    Evaluation,
+    Link,
+    PaperDetail,
+    PaperEvaluation,
+    PaperSummary,
+    RankScope,
+    Standing,
+)
 
 SHAPE = "API returned an unexpected response shape"  # our own words, shown as upstream_error
 _SHOTS = re.compile(r"(\d+)\s*[- ]?\s*shot", re.IGNORECASE)
@@ -192,6 +202,32 @@ def evaluation(row: Any) -> Evaluation:
         ),
         updated_at=text(row.get("updated_at")),
     )
+
+
+def _finite(value: Any) -> float | None:
+    number = parse_metric(value) if isinstance(value, int | float) else None
+    return number if number is not None and math.isfinite(number) else None
+
+
+def paper_evaluation(row: Any) -> PaperEvaluation:
+    """`evaluation` plus the row's standing against today's best (`against_sota`)."""
+    base = evaluation(row)
+    sota, why = row.get("sota"), text(row.get("sota_unavailable"))
+    standing = None
+    if isinstance(sota, dict):
+        value, gap = _finite(sota.get("value")), _finite(sota.get("gap"))
+        if value is None or gap is None or not text(sota.get("metric")):
+            raise UpstreamShapeError(SHAPE)
+        standing = Standing(
+            metric=str(sota["metric"]),
+            value=value,
+            gap=gap,
+            rank=integer(sota.get("rank")),
+            of=integer(sota.get("of")),
+            model_name=text(sota.get("model_name")),
+            paper_title=text(sota.get("paper_title")),
+        )
+    return PaperEvaluation(**dict(base), sota=standing, sota_unavailable=why)
 
 
 def benchmark_summary(row: Any) -> BenchmarkSummary:

@@ -19,7 +19,7 @@ from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourc
 from pydantic import ValidationError as PydanticValidationError
 
 from pwc_cli import deadline
-from pwc_mcp import __version__, completion, prompts
+from pwc_mcp import __version__, completion, prompts, ui
 from pwc_mcp.cache import CachedCatalog
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.jsonrpc import INVALID_PARAMS
@@ -156,7 +156,7 @@ def build_server(
         on_duplicate="error",
         mask_error_details=True,
         middleware=[ToolCalls(checks, call_timeout=call_timeout, memo=memo)],
-        providers=[*tool_providers, prompts.provider],
+        providers=[*tool_providers, prompts.provider, ui.build()],
     )
     mcp.add_completion_handler(completion.Completer(catalog, call_timeout=call_timeout))
     _reach_inside(mcp, tool_providers)

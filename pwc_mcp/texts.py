@@ -9,10 +9,10 @@ line, so even a hostile catalog cannot make the text long (the structured conten
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_mcp.models import Evaluation, PaperDetail, PaperSummary
+from pwc_mcp.models import Citation, Evaluation, PaperDetail, PaperEvaluation, PaperSummary
 
 LINE = 160  # characters of one catalog string (a title, a name) in the text
 PROSE = 1200  # characters of an abstract or a description
@@ -147,6 +147,13 @@ def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: 
     return "\n".join(lines)
 
 
+def citation(entry: Citation) -> str:
+    """The entry itself (bounded by pwc_cli.citations), then what a public-metadata entry was
+    built from, never silently."""
+    note = f"\n\nNote: {clip(entry.note, 300)}" if entry.note else ""
+    return entry.text.rstrip("\n") + note
+
+
 def _artifacts(paper: PaperDetail) -> list[tuple[str, list[str]]]:
     return [
         ("HF model", paper.hf_models),
@@ -202,9 +209,26 @@ def evaluation_line(row: Evaluation, benchmark: bool = True) -> str:
     return f"- {model}{where}: {joined(facts)}"
 
 
-def evaluations(paper: str, total: int | None, rows: list[Evaluation], page: int, tail: str) -> str:
+def evaluations(
+    paper: str, total: int | None, rows: Sequence[Evaluation], page: int, tail: str
+) -> str:
     head = found(total, len(rows), "evaluation rows", page)
-    return "\n".join([f"## Evaluations of {clip(paper)}", head + tail, *map(evaluation_line, rows)])
+    lines = [evaluation_line(row) + standing(row) for row in rows]
+    return "\n".join([f"## Evaluations of {clip(paper)}", head + tail, *lines])
+
+
+def standing(row: Evaluation) -> str:
+    """` — best now 35 (model, paper): 6.6 behind, rank 6/7` for a row compared against
+    today's best (`against_sota`), or why it was not; nothing otherwise."""
+    sota = row.sota if isinstance(row, PaperEvaluation) else None
+    if sota is None:
+        why = row.sota_unavailable if isinstance(row, PaperEvaluation) else None
+        return f" — not compared: {clip(why, 80)}" if why else ""
+    names = [(sota.model_name, 80), (sota.paper_title, 100)]
+    who = joined([clip(name, limit) for name, limit in names if name], ", ")
+    behind = "the best" if sota.gap == 0 else f"{number(sota.gap)} behind"
+    rank = f"{'?' if sota.rank is None else sota.rank}/{'?' if sota.of is None else sota.of}"
+    return f" — best now {number(sota.value)}{f' ({who})' if who else ''}: {behind}, rank {rank}"
 
 
 # --- catalog records (tasks, methods, benchmarks, conferences, organizations, frameworks) ---

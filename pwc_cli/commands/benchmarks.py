@@ -19,6 +19,7 @@ from pwc_cli.errors import RefusedRequest, UnconfirmedFilter, UpstreamShapeError
 from pwc_cli.leaderboard import merge_rows, metric_directions, select_rows
 from pwc_cli.routes import GENERAL, LIST, TAXONOMY, Route
 from pwc_cli.scopes import order_by_scope, scope_summary
+from pwc_cli.timeline import check_flags, sota_timeline, timeline_metric
 from pwc_cli.transport import entity_segment
 
 BENCHMARK_FIELDS = ("name", "full_name", "slug", "id")
@@ -36,8 +37,10 @@ ROUTES = (
 
 
 def metric_mode(args: argparse.Namespace) -> bool:
+    """Flags that make the handler scan the whole leaderboard (a timeline too)."""
     return bool(
-        getattr(args, "require_metrics", ())
+        getattr(args, "timeline", False)
+        or getattr(args, "require_metrics", ())
         or getattr(args, "minimum_metrics", ())
         or getattr(args, "maximum_metrics", ())
         or getattr(args, "sort_metric", None)
@@ -58,6 +61,7 @@ class _Leaderboard:
         self.dataset_id = dataset_id
         self.cap = args.max_parameters
         self.coverage: dict[str, int] | None = None
+        self.complete = True  # False when a bounded scan stopped before the last row
 
     def fetch(self, page: int, page_size: int) -> tuple[Any, list[dict[str, Any]], int | None]:
         params: dict[str, Any] = {"page": page, "page_size": page_size}
@@ -88,8 +92,9 @@ class _Leaderboard:
             self.coverage = {"known": known, "total": whole}
         return payload, rows, total
 
-    def scan(self) -> tuple[list[dict[str, Any]], int | None]:
-        """Every row from page 1 (page size 100), refusing to go beyond 1,000 rows."""
+    def scan(self, bounded: bool = False) -> tuple[list[dict[str, Any]], int | None]:
+        """Every row from page 1 (page size 100), refusing to go beyond 1,000 rows; `bounded`
+        stops at 1,000 rows instead and sets `complete` to False."""
         collected: list[dict[str, Any]] = []
         page, total = 1, None
         while True:
@@ -103,7 +108,12 @@ class _Leaderboard:
                     return collected, total
             elif total is None or len(collected) >= total or not rows:
                 return collected, total
-            if len(collected) >= SCAN_LIMIT or (total is not None and total > SCAN_LIMIT):
+            if bounded and len(collected) >= SCAN_LIMIT:
+                self.complete = False
+                return collected[:SCAN_LIMIT], total
+            if not bounded and (
+                len(collected) >= SCAN_LIMIT or (total is not None and total > SCAN_LIMIT)
+            ):
                 needed = total if total is not None else f"more than {len(collected)}"
                 raise RefusedRequest(
                     f"metric selection requires scanning {needed} evaluation rows; "
@@ -123,13 +133,15 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     name = (args.name or "").strip()
     if not name:
         raise UsageError("benchmark inspection requires --name")
+    check_flags(args)
+    timeline = bool(getattr(args, "timeline", False))
     rows, _ = extract_rows(client.get_json("datasets/", {"q": name, "page": 1, "page_size": 100}))
     found = find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark")
     board = _Leaderboard(client, args, str(found.get("id")))
     selecting = metric_mode(args)
     next_page = None
     if selecting:
-        raw, total = board.scan()
+        raw, total = board.scan(bounded=timeline)
     else:
         payload, raw, total = board.fetch(args.page, args.limit)
         raw = raw[: args.limit]  # an upstream page larger than asked is cut before counting
@@ -142,6 +154,12 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
                 raise UnconfirmedFilter(
                     "API returned a model outside the requested parameter limit"
                 )
+    # resolved before the other metric filters, so a wrong --metric is named even when
+    # --require-metrics or --min would drop every row
+    metric = None
+    if timeline:
+        request = getattr(args, "metric", None)
+        metric = timeline_metric(merged, main.get(str(found.get("id"))), request)
     if selecting:
         selected = select_rows(
             merged,
@@ -171,6 +189,8 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     }
     if board.coverage is not None:
         data["parameter_coverage"] = board.coverage
+    if timeline:
+        data["timeline"] = sota_timeline(selected, metric, complete=board.complete)
     return data
 
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
+from pwc_cli.citations import citation
 from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import extract_rows, fold, require_object
 from pwc_cli.errors import (
     HTTPStatusError,
+    NotFoundError,
     UnconfirmedFilter,
     UpstreamShapeError,
     UsageError,
@@ -117,7 +120,7 @@ def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
             None,  # the record is the paper: its 404 already says the catalog lacks it
         )
     except OutsideCatalog as outside:  # metadata is the answer
-        return outside_catalog(outside.metadata)
+        return _cited(client, outside_catalog(outside.metadata), args)
     paper = dict(detail)
     if args.include_evals:
         paper_id = _paper_id(paper)
@@ -136,6 +139,13 @@ def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
             "count": total if total is not None else len(collected),
             "results": collected,
         }
+    return _cited(client, paper, args)
+
+
+def _cited(client: Catalog, paper: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The payload with its `citation` when --cite asked for one (pwc_cli.citations)."""
+    if getattr(args, "cite", None):
+        paper["citation"] = citation(client, paper, args.cite)
     return paper
 
 
@@ -154,7 +164,7 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
     # benchmarks in the catalog's order (most popular first), each with its best result first
     popular = [str(r.get("dataset_id")) for r in rows if r.get("dataset_id") is not None]
     merged, main = order_by_scope(merge_rows(rows), popular)
-    return {
+    data = {
         "count": total if total is not None else len(rows),
         "page": args.page,
         "next_page": next_page
@@ -163,16 +173,32 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
         "results": merged,
         "task_scopes": scope_summary(merged, main),
     }
+    if getattr(args, "against_sota", False):  # each row gains `sota` or `sota_unavailable`
+        from pwc_cli.standing import against_sota
+
+        data["against_sota"] = against_sota(client, merged)
+    return data
 
 
 @handler("paper read")
 def paper_read(args: argparse.Namespace, client: Catalog) -> Any:
+    from pwc_cli import outline
+
+    if args.outline and args.section:
+        raise UsageError("--outline and --section cannot be combined")
     reply, reference = about_paper(
         client,
         resolve_in_catalog(client, args.paper),
         lambda ref: client.get(f"research/{_paper_path(ref, '/read')}"),
         "No Markdown is stored for this paper",
     )
+    if args.outline:  # the whole text is here: cut locally (the server reads it in chunks)
+        return outline.whole_outline(reference, reply.body)
+    if args.section:
+        try:
+            return outline.whole_section(reference, reply.body, args.section)
+        except outline.SectionMismatch as error:
+            raise NotFoundError(outline.mismatch_message(args.section, str(error))) from None
     return {"paper": reference, "markdown": reply.text()}
 
 
@@ -296,22 +322,26 @@ def paper_trending(args: argparse.Namespace, client: Catalog) -> Any:
 
 @handler("paper related")
 def paper_related(args: argparse.Namespace, client: Catalog) -> Any:
-    payload, _ = about_paper(
-        client,
-        resolve_in_catalog(client, args.paper),
-        lambda ref: client.get_json(_paper_path(ref, "/related"), {"limit": args.limit}),
-        "No related papers are stored for this paper",
-    )
+    def related(ref: str) -> Any:
+        return client.get_json(_paper_path(ref, "/related"), {"limit": args.limit})
+
+    payload = _stored_for(client, args.paper, related, "No related papers are stored")
     extract_rows(payload)
     return payload
 
 
 @handler("paper lineage list")
 def paper_lineage(args: argparse.Namespace, client: Catalog) -> Any:
-    payload, _ = about_paper(
-        client,
-        resolve_in_catalog(client, args.paper),
-        lambda ref: client.get_json(f"research/{_paper_path(ref, '/lineage')}"),
-        "No lineage is stored for this paper",
-    )
+    def lineage(ref: str) -> Any:
+        return client.get_json(f"research/{_paper_path(ref, '/lineage')}")
+
+    payload = _stored_for(client, args.paper, lineage, "No lineage is stored")
     return require_object(payload, "API returned an unexpected response shape")
+
+
+def _stored_for(client: Catalog, paper: str, read: Callable[[str], Any], missing: str) -> Any:
+    """A record stored about a catalog paper; a 404 says whether the paper or the record."""
+    payload, _ = about_paper(
+        client, resolve_in_catalog(client, paper), read, f"{missing} for this paper"
+    )
+    return payload

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from pwc_cli import flags
+from pwc_cli.charts.output import chart_file
 from pwc_cli.parsers import Builder
 from pwc_cli.types import (
+    MAX_METRIC_NAME,
     IntRange,
+    Text,
     metric_list,
     metric_sort,
     parameter_size,
@@ -28,6 +31,7 @@ def add(b: Builder, top: Any) -> None:
         examples=(
             'pwc benchmark --name ImageNet --max-parameters 100M --min "Top 1 Accuracy=83" --limit 5',
             'pwc benchmark --name ImageNet --pareto "Top 1 Accuracy:higher,GFLOPs:lower"',
+            'pwc benchmark --name "Penn Treebank (Word Level)" --timeline --chart ptb.svg',
         ),
         list_examples=(
             "pwc benchmark list --task image-classification",
@@ -64,6 +68,23 @@ def add(b: Builder, top: Any) -> None:
         type=pareto_objectives,
         metavar="METRIC:higher,METRIC:lower",
         help="keep the Pareto frontier over two or more objectives",
+    )
+    bench.add_argument(
+        "--timeline",
+        action="store_true",
+        help="SOTA over time: the rows that set a record, by publication date",
+    )
+    bench.add_argument(
+        "--metric",
+        type=Text(MAX_METRIC_NAME),
+        metavar="METRIC",
+        help="timeline metric (default: the primary one)",
+    )
+    bench.add_argument(
+        "--chart",
+        type=chart_file,
+        metavar="FILE.svg",
+        help="also write the page's rows as an SVG chart (with --timeline, the timeline too)",
     )
     flags.json(bench)
     flags.page(blist)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from pwc_cli import flags
+from pwc_cli.citation_formats import FORMATS as CITATION_FORMATS
+from pwc_cli.outline import SectionId
 from pwc_cli.parsers import Builder
 from pwc_cli.types import AUTHOR, IntRange, finite_float
 
@@ -53,6 +55,7 @@ def add(b: Builder, top: Any) -> None:
         examples=(
             "pwc paper info 1706.03762 --include-resources",
             'pwc paper info "Attention Is All You Need" --json',
+            "pwc paper info BERT --cite bibtex",
         ),
     )
     flags.paper(info)
@@ -63,6 +66,11 @@ def add(b: Builder, top: Any) -> None:
     )
     info.add_argument(
         "--include-evals", action="store_true", help="add every evaluation row of the paper"
+    )
+    info.add_argument(
+        "--cite",
+        choices=CITATION_FORMATS,
+        help="add a citation entry with its venue",
     )
     flags.json(info)
 
@@ -75,11 +83,17 @@ def add(b: Builder, top: Any) -> None:
         examples=(
             "pwc paper evaluations 1706.03762 --limit 10",
             'pwc paper evaluations "Attention Is All You Need" --json',
+            "pwc paper evaluations 1706.03762 --against-sota",
         ),
     )
     flags.paper(evaluations)
     flags.page(evaluations)
     flags.page_size(evaluations, 20)
+    evaluations.add_argument(
+        "--against-sota",
+        action="store_true",
+        help="add each row's benchmark best now, its gap to it and its scoped rank",
+    )
     flags.json(evaluations)
 
     read = b.leaf(
@@ -88,9 +102,24 @@ def add(b: Builder, top: Any) -> None:
         "paper read",
         "Print a paper's stored Markdown.",
         tool="read_paper",
-        examples=("pwc paper read 1706.03762 > attention.md", "pwc paper read hep-th/9711200"),
+        examples=(
+            "pwc paper read 1706.03762 > attention.md",
+            'pwc paper read "Attention Is All You Need" --outline',
+            "pwc paper read 1706.03762 --section 4-results@1390",
+        ),
     )
     flags.paper(read)
+    read.add_argument(
+        "--outline",
+        action="store_true",
+        help="list the headings (level, title, section ID, byte offset) instead of the text",
+    )
+    read.add_argument(
+        "--section",
+        type=SectionId(),
+        metavar="ID",
+        help="only this section (to the next heading of its level or higher), by an outline ID",
+    )
     flags.json(read)
 
     plist = b.leaf(

@@ -6,6 +6,7 @@ import argparse
 import textwrap
 from typing import Any
 
+from pwc_cli.charts.steps import terminal_steps
 from pwc_cli.commands.benchmarks import flat_filters, metric_mode, trending_mode
 from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import Screen, code, heading, link, more_hint, no_results, sections, table
@@ -15,6 +16,7 @@ from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, view
 from pwc_cli.views.common import is_grouped, plural
 from pwc_cli.views.papers import listed_rank, scope_cell, scores
+from pwc_cli.views.timeline import timeline_blocks, timeline_notes
 
 IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
 
@@ -158,6 +160,8 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
     if not rows:
         hint = "loosen --min/--max/--require-metrics/--max-parameters" if selecting(args) else ""
         notes = no_results(args, hint)
+    if "timeline" in data:  # the records take the place of the page of rows
+        notes = timeline_notes(data, args)
     return Rendered(
         sections(
             heading(bench.get("name"), tty),
@@ -167,7 +171,8 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
             _wrapped(leaderboard_summary(data, args.limit, metric_mode(args)), tty),
-            *scoped_tables(data, rows, args, tty),
+            *(timeline_blocks(data, tty) or scoped_tables(data, rows, args, tty)),
+            terminal_steps(data, tty),  # a terminal only: the timeline as a step chart
         ),
         notes,
     )

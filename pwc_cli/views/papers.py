@@ -22,7 +22,7 @@ from pwc_cli.render import (
 from pwc_cli.scopes import scopes_of
 from pwc_cli.text import cell_text, count, one_line
 from pwc_cli.urls import site_url
-from pwc_cli.views import Rendered, view
+from pwc_cli.views import Rendered, standing, view
 
 EMPTY_HINTS = {
     "search": "try other words, another --mode, or fewer filters",
@@ -166,6 +166,14 @@ def paper_evaluations(payload: Any, args: argparse.Namespace, tty: Screen) -> Re
         notes = ["# more: rerun with --page " + str(payload["next_page"])]
     else:
         notes = []
+    if isinstance(payload.get("against_sota"), dict):  # --against-sota: Best, Gap, Rank of N
+        headers = [*EVALUATION_HEADERS[:3], *standing.HEADERS, *EVALUATION_HEADERS[4:]]
+        body = []
+        for row in rows:
+            cells = _evaluation_cells(row)
+            body.append(cells[:3] + standing.cells(row) + cells[4:] + [_source_url(row)])
+        shown = table(headers, body, tty=tty, right=["gap", "rank"])
+        return Rendered(shown, notes + standing.notes(payload))
     return Rendered(evaluations_rows(rows, tty), notes)
 
 
@@ -227,6 +235,10 @@ def _resources(paper: dict[str, Any], tty: Screen) -> list[str]:
 
 @view("paper info")
 def paper_info(paper: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
+    cited = paper.get("citation")
+    if getattr(args, "cite", None) and isinstance(cited, dict):  # the entry alone: `>> refs.bib`
+        note = [f"pwc: note: {cited['note']}"] if cited.get("note") else []
+        return Rendered(str(cited.get("text") or ""), note)
     fields = [
         ("id", display_id(paper)),
         ("title", paper.get("title")),
@@ -298,5 +310,10 @@ def paper_lineage(payload: dict[str, Any], args: argparse.Namespace, tty: Screen
 
 @view("paper read")
 def paper_read(payload: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
+    if isinstance(payload.get("outline"), list):  # --outline: one row per heading
+        rows = [[h.get("level"), h.get("id"), h.get("title")] for h in payload["outline"]]
+        stopped = payload.get("stopped")
+        notes = [] if payload.get("complete") else [f"# outline incomplete: {stopped}"]
+        return Rendered(table(["level", "id", "title"], rows, tty=tty, right=["level"]), notes)
     text = payload.get("markdown") or ""
     return Rendered(text if not text or text.endswith("\n") else text + "\n")

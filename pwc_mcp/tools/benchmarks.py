@@ -11,11 +11,12 @@ from fastmcp.tools import ToolResult
 from pwc_cli.commands.benchmarks import metric_mode
 from pwc_cli.parser import namespace_for
 from pwc_cli.views.benchmarks import leaderboard_summary
-from pwc_mcp import texts
+from pwc_mcp import texts, ui
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
 from pwc_mcp.projections import benchmark_summary, checked_rows, evaluation
+from pwc_mcp.timeline import timeline_of, timeline_text
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
@@ -43,6 +44,7 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         next_page=payload.get("next_page"),
         evaluations=[evaluation(r) for r in cap(rows)],
         metric_directions=directions if isinstance(directions, dict) else {},
+        timeline=timeline_of(payload),
         data=bounded(payload),
     )
     # The page size and selection exactly as the CLI handler saw them, so the header is the
@@ -57,19 +59,22 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         " ",
     )
     text = texts.leaderboard(bench.model_dump(), header, model.evaluations, more(model.next_page))
+    if model.timeline is not None:
+        text += "\n" + timeline_text(model.timeline)
     return respond(model, text)
 
 
 def build(catalog: CatalogService) -> LocalProvider:
     provider = LocalProvider(on_duplicate="error")
 
-    @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(Leaderboard))
+    @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(Leaderboard), meta=ui.BINDING)
     @generated("get_benchmark")
     def get_benchmark(**params: Any) -> ToolResult:
         """Leaderboard of one benchmark: state of the art under constraints. Filter by openness
         and size (max_parameters "500M", "1.5B"); require metrics, set thresholds, sort, or keep
         the Pareto frontier. Metric names match case-insensitively, by alias (AP/mAP,
-        top1/Accuracy) or by the one metric containing the request. Ranks are task-scoped."""
+        top1/Accuracy) or by the one metric containing the request. Ranks are task-scoped;
+        timeline gives SOTA over time."""
         return leaderboard(catalog, params)
 
     @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
@@ -101,6 +106,7 @@ def build(catalog: CatalogService) -> LocalProvider:
         name="benchmark",
         title="Benchmark leaderboard",
         mime_type="application/json",
+        meta=ui.BINDING,
         description="Canonical benchmark metadata and its leading evaluations "
         "(get_benchmark page 1).",
     )

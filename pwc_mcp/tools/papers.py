@@ -9,9 +9,11 @@ from fastmcp.exceptions import ResourceError, ToolError
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
-from pwc_mcp import texts
+from pwc_cli import citations
+from pwc_mcp import sections, texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import (
+    Citation,
     EvaluationPage,
     Lineage,
     PaperInfo,
@@ -20,7 +22,14 @@ from pwc_mcp.models import (
     lean_schema,
 )
 from pwc_mcp.params import HOSTED_ROW_CAP
-from pwc_mcp.projections import checked, checked_rows, evaluation, paper_detail, paper_summary
+from pwc_mcp.projections import (
+    checked,
+    checked_rows,
+    evaluation,
+    paper_detail,
+    paper_evaluation,
+    paper_summary,
+)
 from pwc_mcp.tool_errors import tool_error
 from pwc_mcp.tools import (
     READ_ONLY,
@@ -65,8 +74,18 @@ def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
             "results": cap(rows),
             "note": "first 25 rows; page with get_paper_evaluations",
         }
-    text = texts.paper_info(paper, shown, count)
-    return respond(PaperInfo(paper=paper, evaluation_count=count, data=data), text)
+    cited = data.pop("citation", None)  # typed below, not twice
+    if params.get("cite") and cited is None and payload.get("in_catalog") is False:
+        # CatalogService.run answers a paper outside the catalog before the handler runs;
+        # its citation needs no catalog request (public metadata names no venue).
+        cited = citations.citation(None, payload, params["cite"])
+    citation = Citation.model_validate(cited) if isinstance(cited, dict) else None
+    if citation is not None:
+        text = texts.citation(citation)
+    else:
+        text = texts.paper_info(paper, shown, count)
+    model = PaperInfo(paper=paper, evaluation_count=count, citation=citation, data=data)
+    return respond(model, text)
 
 
 def build(catalog: CatalogService) -> LocalProvider:
@@ -93,7 +112,7 @@ def build(catalog: CatalogService) -> LocalProvider:
     def get_paper_evaluations(**params: Any) -> ToolResult:
         """A paper's benchmark results, merged across task scopes, one page at a time."""
         payload = payload_of(catalog, "get_paper_evaluations", params)
-        rows = [evaluation(r) for r in cap(checked_rows(payload.get("results")))]
+        rows = [paper_evaluation(r) for r in cap(checked_rows(payload.get("results")))]
         model = EvaluationPage(
             paper=params["paper"].strip(),
             evaluation_count=payload.get("count"),
@@ -111,25 +130,29 @@ def build(catalog: CatalogService) -> LocalProvider:
     @generated("read_paper")
     def read_paper(**params: Any) -> ToolResult:
         """A paper's full text as Markdown, 64 KiB per call; while `truncated`, call again with
-        cursor=next_cursor."""
+        cursor=next_cursor. `outline` lists the sections, `section` reads one."""
         try:
-            chunk = catalog.read(params["paper"], params.get("cursor"))
+            chunk = sections.read(catalog, params)
         except Exception as error:
-            raise tool_error(error) from None
-        model = PaperRead(
-            paper=chunk.paper,
-            truncated=chunk.truncated,
-            next_cursor=chunk.next_cursor,
-            offset=chunk.offset,
-            content_version=chunk.content_version,
-            data={"paper": chunk.paper, "markdown": chunk.markdown},
-        )
+            raise tool_error(error, "paper read") from None
+        if isinstance(chunk, dict):  # the outline
+            outline = PaperRead(
+                paper=chunk["paper"],
+                truncated=False,
+                content_version=chunk.get("content_version"),
+                data=chunk,
+            )
+            return respond(outline, sections.outline_text(chunk))
+        if isinstance(chunk, sections.SectionChunk):
+            data = {"paper": chunk.paper, "section": chunk.section, "markdown": chunk.markdown}
+            return respond(_chunk_model(chunk, data), chunk.markdown + sections.section_tail(chunk))
         tail = (
             "\n\n[truncated: call read_paper again with cursor=next_cursor]"
             if chunk.truncated
             else ""
         )
-        return respond(model, chunk.markdown + tail)
+        data = {"paper": chunk.paper, "markdown": chunk.markdown}
+        return respond(_chunk_model(chunk, data), chunk.markdown + tail)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_papers")
@@ -206,6 +229,18 @@ def build(catalog: CatalogService) -> LocalProvider:
         return chunk.markdown
 
     return provider
+
+
+def _chunk_model(chunk: Any, data: dict[str, Any]) -> PaperRead:
+    """One chunk of a paper or of a section: the same fields, its own `data`."""
+    return PaperRead(
+        paper=chunk.paper,
+        truncated=chunk.truncated,
+        next_cursor=chunk.next_cursor,
+        offset=chunk.offset,
+        content_version=chunk.content_version,
+        data=data,
+    )
 
 
 def _as_resource(produce: Any) -> Any:

@@ -29,9 +29,9 @@ EXPECTED_FLAGS = {
         "--json",
         "--page-size",
     },
-    "paper info": {"--include-resources", "--include-evals", "--json"},
-    "paper evaluations": {"--page", "--limit", "--page-size", "--json"},
-    "paper read": {"--json"},
+    "paper info": {"--include-resources", "--include-evals", "--cite", "--json"},
+    "paper evaluations": {"--page", "--limit", "--page-size", "--against-sota", "--json"},
+    "paper read": {"--outline", "--section", "--json"},
     "paper list": {
         "--page",
         "--limit",
@@ -108,6 +108,9 @@ EXPECTED_FLAGS = {
         "--max",
         "--sort",
         "--pareto",
+        "--chart",
+        "--timeline",
+        "--metric",
         "--json",
     },
     "benchmark list": {

@@ -13,6 +13,7 @@ from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, first_examples
 from pwc_mcp.localserver import Running
 from pwc_mcp.params import TOOLS
 from tests.helpers.e2e import RPC_HEADERS, modern, rpc
+from tests.helpers.mcp import ROUND_GROWTH, ROUND_START_TOOLS_LIST
 
 pytestmark = pytest.mark.anyio
 
@@ -93,7 +94,8 @@ def test_discover_with_public_cache_hints(http: httpx.Client) -> None:
 def test_tools_list_wire_size(http: httpx.Client) -> None:
     answer = http.post("/mcp", json=rpc("tools/list"), headers=RPC_HEADERS)
     assert answer.status_code == 200
-    assert len(answer.content) <= 0.6 * 48_371, len(answer.content)
+    budget = ROUND_START_TOOLS_LIST["wire"] + ROUND_GROWTH
+    assert len(answer.content) <= budget, len(answer.content)
 
 
 @pytest.mark.parametrize("method", ["GET", "DELETE"])

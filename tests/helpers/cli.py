@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import respx
 
+from pwc_cli.main import main
+from pwc_cli.transport import CatalogClient
 from tests.helpers import ROOT
 
 BASE = "https://catalog.test/api/v1"
@@ -31,6 +35,19 @@ class Result:
         doc = json.loads(self.out)
         assert list(doc) == ["schema_version", "data"] and doc["schema_version"] == "v1"
         return doc["data"]
+
+
+def run_cli(
+    url: str, argv: Sequence[str], *, tty: bool = False, width: int | None = None
+) -> Result:
+    """`pwc argv` in-process against the catalog at `url` (a real HTTP client), output captured."""
+    out, err = io.StringIO(), io.StringIO()
+    client = CatalogClient(url)
+    try:
+        code = main(list(argv), client=client, stdout=out, stderr=err, tty=tty, width=width)
+    finally:
+        client.close()
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 def params_of(route: respx.Route, index: int = -1) -> dict[str, list[str]]:

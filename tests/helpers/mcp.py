@@ -15,6 +15,13 @@ from pwc_mcp.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
 
+# tools/list, which every client loads into the model's context, when issues #18 and #19 began
+# (6c5ccaf): as model_dump'ed tools (compact JSON) and as the JSON-RPC answer on the wire, both
+# under 60% of the reference implementation's 48,371 bytes. The two issues bought their new
+# parameters and app binding with explicit budgets: 2,500 and 300 bytes.
+ROUND_START_TOOLS_LIST = {"compact": 28_418, "wire": 28_462}
+ROUND_GROWTH = 2_500 + 300
+
 
 def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) -> CatalogService:
     client = CatalogClient(url, timeout=25.0)

@@ -10,11 +10,9 @@ from fastmcp import Client
 from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
 from pwc_mcp.sample import RunningCatalog
-from tests.helpers.mcp import call, error_of, is_json
+from tests.helpers.mcp import ROUND_GROWTH, ROUND_START_TOOLS_LIST, call, error_of, is_json
 
 pytestmark = pytest.mark.anyio
-
-REFERENCE_TOOLS_LIST_BYTES = 48_371
 
 
 async def test_twenty_one_annotated_tools(client: Client) -> None:
@@ -37,7 +35,7 @@ async def test_tools_list_is_lean(client: Client) -> None:
     tools = await client.list_tools()
     dumped = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
     size = len(json.dumps(dumped, separators=(",", ":")))
-    assert size <= 0.6 * REFERENCE_TOOLS_LIST_BYTES, size
+    assert size <= ROUND_START_TOOLS_LIST["compact"] + ROUND_GROWTH, size
 
 
 async def test_limits_are_capped_at_25_on_every_list_tool(client: Client) -> None:

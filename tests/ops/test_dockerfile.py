@@ -309,6 +309,7 @@ def test_wheel_carries_both_packages_data_and_scripts(tmp_path: Path) -> None:
         "pwc_cli/main.py",
         "pwc_mcp/__init__.py",
         "pwc_mcp/app.py",
+        "pwc_mcp/ui/leaderboard.html",  # the MCP app is package data, read at start-up
     } <= names
     data = ROOT / "pwc_mcp" / "sample" / "data"
     shipped = {

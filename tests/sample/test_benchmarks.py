@@ -169,7 +169,7 @@ def test_evaluations_parameter_ceiling(api: httpx.Client) -> None:
 def test_datasets_listing(api: httpx.Client) -> None:
     body = ok(api.get("datasets/", params={"page_size": 100}))
     names = [r["name"] for r in body["results"]]
-    assert names == sorted(names, key=str.casefold) and body["count"] == 11
+    assert names == sorted(names, key=str.casefold) and body["count"] == 12
     assert {"paper_count", "evaluation_count", "full_name", "hf_url", "slug", "description"} <= set(
         body["results"][0]
     )
@@ -195,6 +195,7 @@ def test_datasets_listing(api: httpx.Client) -> None:
     assert {r["id"] for r in ok(api.get("datasets/", params={"is_open": "false"}))["results"]} == {
         "205",
         "207",
+        "456",
         "501",
         "502",
     }

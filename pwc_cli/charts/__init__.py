@@ -1,0 +1,5 @@
+"""Charts of a leaderboard payload, drawn without a plotting library: the scatter of the primary
+metric against parameter count with its Pareto frontier and the SOTA-over-time step chart as a
+standalone SVG (`pwc benchmark --chart FILE.svg`), and a compact Unicode step chart for a
+terminal. Pure functions of the payload, except `pwc_cli.charts.output`, which writes the file.
+"""

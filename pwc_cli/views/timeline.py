@@ -1,0 +1,93 @@
+"""Human output of `benchmark --name NAME --timeline`: the records under the leaderboard header
+(README.md#sota-over-time)."""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from typing import Any
+
+from pwc_cli.render import Screen, heading, no_results, table
+from pwc_cli.text import cell_text, md_escape, one_line
+from pwc_cli.urls import site_url
+
+HEADERS = ["Date", "Value", "Improvement", "Model", "Paper"]
+
+
+def number(value: Any) -> str:
+    """78.4 → `78.4`, 5.0 → `5`, missing → `—`."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "—"
+    return format(value, ".10g")
+
+
+def records_of(timeline: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in timeline.get("records") or [] if isinstance(r, dict)]
+
+
+def summary(timeline: dict[str, Any]) -> str:
+    """One sentence: how many records among how many rows, what was left out, and whether the
+    scan read every row. Shared by the CLI view and the MCP tool's text."""
+    records = records_of(timeline)
+    considered, undated = timeline.get("considered") or 0, timeline.get("undated") or 0
+    metric = one_line(timeline.get("metric") or "")
+    if not metric:
+        return "No row reports a metric, so there is no timeline."
+    direction = timeline.get("direction")
+    better = f" ({direction} is better)" if direction in ("higher", "lower") else ""
+    text = (
+        f"{len(records):,} record{'s' if len(records) != 1 else ''} of {metric}{better} among "
+        f"{considered:,} row{'s' if considered != 1 else ''} reporting it"
+    )
+    text += f"; {undated:,} without a publication date left out." if undated else "."
+    if timeline.get("complete") is False:
+        text += " The scan stopped at its row limit: earlier records may be missing."
+    return text
+
+
+def _paper(row: dict[str, Any], tty: Screen) -> str:
+    ref = row.get("paper_arxiv_id") or row.get("paper_id")
+    title = one_line(row.get("paper_title") or "Untitled")
+    if tty:
+        return f"{title} [{cell_text(ref)}]" if ref else title
+    label = md_escape(title).replace("[", "\\[").replace("]", "\\]")
+    return f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
+
+
+def records_table(timeline: dict[str, Any], tty: Screen) -> str:
+    body = [
+        [
+            cell_text(r.get("date")),
+            number(r.get("value")),
+            number(r.get("improvement")),
+            one_line(r.get("model_name")),
+            _paper(r, tty),
+        ]
+        for r in records_of(timeline)
+    ]
+    if not body:
+        return ""
+    if tty:
+        return table(HEADERS, body, tty=tty, right=["Value", "Improvement"])
+    lines = ["| " + " | ".join(HEADERS) + " |", "| --- | ---: | ---: | --- | --- |"]
+    # the paper cell is already Markdown; escape the other cells only
+    lines += ["| " + " | ".join([*map(md_escape, cells[:4]), cells[4]]) + " |" for cells in body]
+    return "\n".join(lines) + "\n"
+
+
+def timeline_blocks(data: dict[str, Any], tty: Screen) -> list[str]:
+    """The timeline's title, its summary sentence and the records table."""
+    timeline = data.get("timeline")
+    if not isinstance(timeline, dict):
+        return []
+    line = summary(timeline)
+    line = textwrap.fill(line, width=tty.width) if tty and tty.width > 20 else line
+    return [heading("SOTA over time", tty, 2), line, records_table(timeline, tty)]
+
+
+def timeline_notes(data: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """No paging hint (the records replace the page of rows); `# no results` without records."""
+    timeline = data.get("timeline")
+    if isinstance(timeline, dict) and records_of(timeline):
+        return []
+    return no_results(args, "no dated row reports the metric; loosen the filters")
