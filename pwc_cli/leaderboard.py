@@ -137,7 +137,7 @@ LOWER_IS_BETTER = re.compile(
 HIGHER_IS_BETTER = re.compile(
     r"accuracy|\bacc\b|\bm?ap\d*\b|\bf1\b|\bbleu\b|\brouge|pass@\d+|pass rate|score|\bauc\b|auroc"
     r"|precision|recall|\bm?iou\b|\bpsnr\b|\bssim\b|exact match|\bem\b|\btop[- ]?\d+\b"
-    r"|\bmeteor\b|\bcider\b|success rate|\bndcg|\bmrr\b"
+    r"|\bmeteor\b|\bcider\b|success rate|\bndcg|\bmrr\b|\bcorrect\b"
 )
 
 

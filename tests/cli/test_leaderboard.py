@@ -392,6 +392,8 @@ def test_select_rows_resolves_aliases_and_reports_unknowns() -> None:
         ("WER", "lower"),
         ("MAE", "lower"),
         ("RMSE", "lower"),
+        ("Percentage correct", "higher"),
+        ("Percentage incorrect", None),
         ("Return", None),
         ("Mapping quality", None),
         ("Overall", None),
