@@ -10,6 +10,7 @@ from fastmcp import Client
 from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers import ROOT
 from tests.helpers.mcp import ROUND_GROWTH, ROUND_START_TOOLS_LIST, call, error_of, is_json
 
 pytestmark = pytest.mark.anyio
@@ -36,6 +37,8 @@ async def test_tools_list_is_lean(client: Client) -> None:
     dumped = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
     size = len(json.dumps(dumped, separators=(",", ":")))
     assert size <= ROUND_START_TOOLS_LIST["compact"] + ROUND_GROWTH, size
+    readme = (ROOT / "README.md").read_text("utf-8")
+    assert f"Ours weighs\n{size:,} bytes" in readme, "README's lean tool catalog figure"
 
 
 async def test_limits_are_capped_at_25_on_every_list_tool(client: Client) -> None:
