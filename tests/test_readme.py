@@ -101,3 +101,12 @@ async def test_text_example_is_what_the_tool_returns(
     async with Client(build_server(make_service(sample.url))) as client:
         result = await client.call_tool_mcp(tool, json.loads(example))
     assert result.content[0].text == text
+
+
+def test_the_sample_catalog_sizes_are_the_data() -> None:
+    catalog = json.loads(
+        (Path(__file__).resolve().parents[1] / "pwc_mcp/sample/data/catalog.json").read_text()
+    )
+    papers, tasks, benchmarks = (len(catalog[k]) for k in ("papers", "tasks", "datasets"))
+    said = f"({papers} papers, {tasks} tasks, {benchmarks} benchmarks,"
+    assert said in " ".join(README.split())

@@ -139,7 +139,10 @@ def parse(*argv: str) -> argparse.Namespace:
 
 
 def test_every_research_command_and_its_flags() -> None:
-    assert set(RESEARCH_COMMANDS) == set(EXPECTED_FLAGS)
+    # The contract's commands keep exactly their flags. A command added later is pinned by the
+    # tools/list snapshot (tests/golden) and tests/test_completeness.py instead, so adding one
+    # does not mean editing this table too.
+    assert set(EXPECTED_FLAGS) <= set(RESEARCH_COMMANDS)
     for command, flags in EXPECTED_FLAGS.items():
         options = {o for a in COMMANDS[command]._actions for o in a.option_strings} - {
             "-h",
