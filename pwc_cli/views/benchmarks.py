@@ -75,11 +75,14 @@ def _pages(total: int, size: int) -> str:
     return f"{pages} page{'s' if pages != 1 else ''} of {size}"
 
 
-def leaderboard_summary(data: dict[str, Any], size: int, selecting: bool) -> str:
+def leaderboard_summary(
+    data: dict[str, Any], size: int, selecting: bool, *, page_shown: bool = True
+) -> str:
     """What a leaderboard payload's rows are, counted truthfully: which slice of how many, what
     merging did, and a page past the end said as such. `size` is the page size asked for;
-    `selecting` says metric filters or a sort chose the rows. One sentence, shared by the CLI
-    view and the MCP tool's text."""
+    `selecting` says metric filters or a sort chose the rows; `page_shown` false (the CLI's
+    timeline, which prints records instead) leaves out the slice. One sentence, shared by the
+    CLI view and the MCP tool's text."""
     rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
     total, page = data.get("count"), data.get("page") or 1
     if selecting:
@@ -88,10 +91,11 @@ def leaderboard_summary(data: dict[str, Any], size: int, selecting: bool) -> str
             return f"Page {page} is past the end: {matched:,} matching rows fill {_pages(matched, size)}."
         first = (page - 1) * size + 1
         shown = f"rows {first:,}–{first + len(rows) - 1:,}" if rows else "none"
-        return (
+        said = (
             f"{matched:,} of {count(data.get('merged_count'))} merged rows match "
-            f"({count(total)} evaluation rows read); showing {shown}."
+            f"({count(total)} evaluation rows read)"
         )
+        return f"{said}; showing {shown}." if page_shown else f"{said}."
     read = data.get("rows_read")
     read = read if isinstance(read, int) else len(rows)
     if not read and isinstance(total, int) and total:
@@ -104,6 +108,12 @@ def leaderboard_summary(data: dict[str, Any], size: int, selecting: bool) -> str
     if len(rows) < read:
         return f"{window}, shown as {len(rows):,}: rows of one result in several task scopes are merged."
     return f"{window}."
+
+
+def summary(data: dict[str, Any], args: argparse.Namespace) -> str:
+    """The CLI's summary line; with a timeline the page of rows is not shown, so not counted."""
+    shown = "timeline" not in data
+    return leaderboard_summary(data, args.limit, metric_mode(args), page_shown=shown)
 
 
 def _scope_title(scope: dict[str, Any]) -> str:
@@ -170,7 +180,7 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
             link(
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
-            _wrapped(leaderboard_summary(data, args.limit, metric_mode(args)), tty),
+            _wrapped(summary(data, args), tty),
             *(timeline_blocks(data, tty) or scoped_tables(data, rows, args, tty)),
             terminal_steps(data, tty),  # a terminal only: the timeline as a step chart
         ),
