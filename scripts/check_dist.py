@@ -1,5 +1,6 @@
 """Build the sdist and wheel, check them, install the wheel in a fresh virtual environment and use
-it: `pwc --version`, `pwc-mcp --version` and one offline demo tool call over real HTTP.
+it: `pwc --version`, `pwc-mcp --version`, one offline demo tool call over real HTTP and the
+leaderboard app read from the package data.
 
     python scripts/check_dist.py [--out DIR]     # make dist; the release workflow runs it too
 
@@ -33,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ENDPOINT = re.compile(r"^MCP endpoint: (http://\S+/mcp)")
 HINT = re.compile(r"^  try: (.+)$")
 DEMO_CALL = {"benchmark": "ImageNet", "max_parameters": "100M", "limit": 3}
+# pwc_mcp.ui.LEADERBOARD_URI (this script uses only the standard library; a test keeps them equal)
+APP_URI = "ui://pwc/leaderboard.html"
 START_TIMEOUT = 60.0
 
 
@@ -94,14 +97,24 @@ def check_versions(bin_dir: Path, expected: str, cwd: Path) -> None:
 
 
 def call_tool(endpoint: str, name: str, arguments: dict[str, object]) -> dict[str, object]:
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "tools/call",
-            "params": {"name": name, "arguments": arguments},
-        }  # fmt: skip
-    ).encode()
+    result = rpc(endpoint, "tools/call", {"name": name, "arguments": arguments})
+    if result.get("isError") or result.get("structuredContent", {}).get("schema_version") != "v1":
+        raise CheckFailed(f"{name} failed: {json.dumps(result)[:300]}")
+    return result
+
+
+def read_app(endpoint: str) -> int:
+    """The leaderboard app the wheel ships as package data: its HTML's size."""
+    result = rpc(endpoint, "resources/read", {"uri": APP_URI})
+    (content,) = result.get("contents") or [{}]
+    text = content.get("text") or ""
+    if content.get("mimeType") != "text/html;profile=mcp-app" or "<html" not in text.lower():
+        raise CheckFailed(f"{APP_URI} is not the app: {json.dumps(result)[:300]}")
+    return len(text.encode())
+
+
+def rpc(endpoint: str, method: str, params: dict[str, object]) -> dict[str, object]:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).encode()
     request = urllib.request.Request(
         endpoint,
         data=body,
@@ -112,10 +125,10 @@ def call_tool(endpoint: str, name: str, arguments: dict[str, object]) -> dict[st
         },
     )
     with urllib.request.urlopen(request, timeout=30) as response:
-        result = json.loads(response.read())["result"]
-    if result.get("isError") or result.get("structuredContent", {}).get("schema_version") != "v1":
-        raise CheckFailed(f"{name} failed: {json.dumps(result)[:300]}")
-    return dict(result)
+        answer = json.loads(response.read())
+    if "result" not in answer:
+        raise CheckFailed(f"{method} failed: {json.dumps(answer)[:300]}")
+    return dict(answer["result"])
 
 
 def smoke(bin_dir: Path, cwd: Path) -> None:
@@ -132,6 +145,7 @@ def smoke(bin_dir: Path, cwd: Path) -> None:
         endpoint, hint = _read_banner(proc)
         call_tool(endpoint, "get_benchmark", DEMO_CALL)
         print(f"dist: demo tool call get_benchmark via {endpoint} passed", flush=True)
+        print(f"dist: {APP_URI} served from the wheel ({read_app(endpoint):,} bytes)", flush=True)
         out = run(["bash", "-c", hint], cwd=cwd)
         if "Transformer" not in out:
             raise CheckFailed(f"the demo's hint `{hint}` printed no transformer paper")

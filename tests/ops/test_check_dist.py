@@ -27,3 +27,9 @@ def test_versions_and_the_demo_work_from_the_console_scripts(tmp_path: Path) -> 
 def test_a_wrong_version_fails_the_check(tmp_path: Path) -> None:
     with pytest.raises(dist.CheckFailed, match="expected 'pwc 9.9.9'"):
         dist.check_versions(BIN, "9.9.9", tmp_path)
+
+
+def test_the_app_checked_is_the_one_the_server_binds() -> None:
+    from pwc_mcp.ui import LEADERBOARD_URI
+
+    assert dist.APP_URI == LEADERBOARD_URI
