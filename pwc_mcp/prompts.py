@@ -48,8 +48,8 @@ def compare_leaderboard(benchmark: str) -> str:
     return (
         f"Inspect the benchmark {benchmark!r} with get_benchmark (find its slug with "
         "list_benchmarks if needed). Explain each metric's direction and the evaluation "
-        "settings (split, shots, protocol, openness, parameter counts), and do not compare "
-        "ranks across different task scopes."
+        "settings (split, shots, protocol, openness, parameter counts), show how the state of "
+        "the art moved (timeline=true), and do not compare ranks across different task scopes."
     )
 
 

@@ -41,6 +41,8 @@ Papers With Code: a read-only catalog of ML papers, tasks, methods, benchmarks a
   short Markdown text.
 - "Official implementation" means code the catalog designates as the authors' own.
 - Typed fields that are unknown are omitted (e.g. is_open in evaluations); ranks are task-scoped.
+- Beyond lists: get_benchmark timeline=true (SOTA over time), get_paper_evaluations
+  against_sota=true (gap to today's best), read_paper outline/section, get_paper_info cite.
 """
 
 

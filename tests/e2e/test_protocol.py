@@ -70,6 +70,8 @@ def test_initialize_negotiates_2025_11_25(http: httpx.Client) -> None:
         and result["serverInfo"]["title"] == "Papers With Code"
     )
     assert "official implementation" in result["instructions"].lower()
+    for capability in ("timeline=true", "against_sota=true", "outline/section", "cite"):
+        assert capability in result["instructions"], capability
 
 
 def test_discover_with_public_cache_hints(http: httpx.Client) -> None:
