@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 
 import pytest
 import respx
 
-from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
-from tests.helpers.cli import BASE, Result
+from tests.helpers.cli import BASE, Result, run_cli
 
 
 @pytest.fixture
@@ -25,12 +22,6 @@ def pwc(api: respx.MockRouter):
     """Run `pwc ARGV...` in-process; `tty=True` simulates a terminal `width` columns wide."""
 
     def run(*argv: str, tty: bool = False, width: int = 300) -> Result:
-        out, err = io.StringIO(), io.StringIO()
-        client = CatalogClient(BASE)
-        try:
-            code = main(list(argv), client=client, stdout=out, stderr=err, tty=tty, width=width)
-        finally:
-            client.close()
-        return Result(code, out.getvalue(), err.getvalue())
+        return run_cli(BASE, argv, tty=tty, width=width)
 
     return run

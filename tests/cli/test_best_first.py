@@ -5,28 +5,21 @@ sample does not hold."""
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 from typing import Any
 
 import respx
 
-from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers.cli import run_cli
 
 MAIN, ZERO_SHOT = "Image Classification", "Zero-Shot Image Classification"
 
 
 def run(sample: RunningCatalog, argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(argv), client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    return code, out.getvalue(), err.getvalue()
+    result = run_cli(sample.url, shlex.split(argv))
+    return result.code, result.out, result.err
 
 
 def data_of(sample: RunningCatalog, argv: str) -> dict[str, Any]:

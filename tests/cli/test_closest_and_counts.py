@@ -4,26 +4,19 @@ say 0. Against the sample catalog on loopback."""
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 
 import pytest
 
 from pwc_cli.commands.common import closest, extract_rows, resolve_area
-from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers.cli import run_cli
 
 
 def run(sample: RunningCatalog, argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(argv), client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    return code, out.getvalue(), err.getvalue()
+    result = run_cli(sample.url, shlex.split(argv))
+    return result.code, result.out, result.err
 
 
 @pytest.mark.parametrize(

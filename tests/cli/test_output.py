@@ -4,7 +4,6 @@ results said on stderr, terminal-safe text, and `--help` ending with runnable ex
 
 from __future__ import annotations
 
-import io
 import shlex
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 from pwc_cli.main import main
 from pwc_cli.parser import EXAMPLES, build_parser
 from pwc_cli.terminal import display_width, fit_widths, neutralise, truncate
-from pwc_cli.transport import CatalogClient
+from tests.helpers.cli import run_cli
 
 TABLES = [
     "search transformer",
@@ -47,13 +46,8 @@ MARKDOWN = ("## ", "# ", "**", "](", "| ---", "`")
 
 
 def run(sample, line: str, *, tty: bool = False, width: int = 100) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(line), client=client, stdout=out, stderr=err, tty=tty, width=width)
-    finally:
-        client.close()
-    return code, out.getvalue(), err.getvalue()
+    result = run_cli(sample.url, shlex.split(line), tty=tty, width=width)
+    return result.code, result.out, result.err
 
 
 @pytest.mark.parametrize("line", TABLES)
