@@ -17,6 +17,7 @@ from pwc_cli.types import bound_text_by_default
 _CHOICE = re.compile(
     r"^argument (?:COMMAND|SUBCOMMAND|list): invalid choice: (.*) \(choose from (.*)\)$"
 )
+_NEGATIVE_LOOKING = re.compile(r"^-\.?\d")  # `-5M`, `-3`, `-.5`
 
 
 class PwcParser(argparse.ArgumentParser):
@@ -47,7 +48,7 @@ class PwcParser(argparse.ArgumentParser):
     def _parse_optional(self, arg_string: str) -> Any:
         # `-5M`, `-3` or `-.5` is a (bad) value, not an unknown flag: the value's own check
         # then says what is wrong with it instead of "expected one argument".
-        if re.match(r"^-\.?\d", arg_string):
+        if _NEGATIVE_LOOKING.match(arg_string):
             return None
         return super()._parse_optional(arg_string)
 

@@ -6,11 +6,12 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from pwc_cli.argparsing import blank_positional
 from pwc_cli.charts.output import problem as chart_problem
 from pwc_cli.charts.output import write_chart
 from pwc_cli.commands import Catalog, run
 from pwc_cli.errors import HTTPStatusError, PwcError, upstream_detail
-from pwc_cli.parser import VERSION_LINE, blank_positional, build_parser
+from pwc_cli.parser import VERSION_LINE, build_parser
 from pwc_cli.render import Screen, envelope
 from pwc_cli.terminal import Terminal, neutralise
 from pwc_cli.transport import CatalogClient

@@ -15,14 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pwc_cli import __version__
-from pwc_cli.argparsing import (  # noqa: F401  (re-exported: pwc_cli.main and the tests)
-    PwcParser,
-    RaisingParser,
-    blank_positional,
-    dests,
-    explain,
-    namespace_from,
-)
+from pwc_cli.argparsing import PwcParser, RaisingParser, dests, namespace_from
 from pwc_cli.parsers import Builder, benchmarks, papers, taxonomy
 
 # `chart` writes a file: a tool never gets it, so the server never writes files
@@ -52,13 +45,14 @@ def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, Builder]:
     return root, b
 
 
-def build_parser(*, raising: bool = False) -> tuple[PwcParser, dict[str, argparse.ArgumentParser]]:
-    """Build the whole tree; `raising=True` makes argument errors raise UsageError."""
-    root, built = _build(RaisingParser if raising else PwcParser)
+def build_parser() -> tuple[PwcParser, dict[str, argparse.ArgumentParser]]:
+    """Build the whole tree for the CLI: argument errors print usage and exit 2."""
+    root, built = _build(PwcParser)
     return root, built.commands
 
 
-_ROOT, _BUILT = _build(RaisingParser)
+# The in-process tree (argument errors raise): the tool table, the tests and `namespace_for`.
+_, _BUILT = _build(RaisingParser)
 COMMANDS = _BUILT.commands
 # Every parser path ("" is the root, "paper" a group) -> its --help examples, as declared.
 EXAMPLES: dict[str, tuple[str, ...]] = _BUILT.examples

@@ -122,17 +122,12 @@ class ParameterSize:
 
 def _parameter_count(text: str) -> int:
     match = _SIZE.match(str(text).strip())
-    if not match:
+    if not match or (match.group(2) is not None and not match.group(3)):  # `1.5` needs M/B
         raise argparse.ArgumentTypeError(
             "expected a positive integer or decimal size with M/B suffix "
             f"(500M, 1.5B, 3_000_000_000), got {str(text)!r}"
         )
     whole, fraction, suffix = match.groups()
-    if fraction is not None and not suffix:
-        raise argparse.ArgumentTypeError(
-            "expected a positive integer or decimal size with M/B suffix "
-            f"(500M, 1.5B, 3_000_000_000), got {str(text)!r}"
-        )
     scale = {"": 1, "m": 10**6, "b": 10**9}[suffix.lower()]
     digits = whole.replace("_", "")
     frac = (fraction or "").replace("_", "")

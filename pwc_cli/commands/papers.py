@@ -23,8 +23,8 @@ from pwc_cli.resolution import OutsideCatalog, about_paper, outside_catalog, res
 from pwc_cli.routes import ANY, GENERAL, LIST, OBJECT, PUBLIC_METADATA, SEARCH, Route
 from pwc_cli.text import cell_text
 from pwc_cli.transport import paper_segment
+from pwc_cli.types import MAX_AUTHORS
 
-MAX_AUTHORS = 10
 EVALUATION_PAGE_SIZE = 100
 EVALUATION_ORDERING = "-benchmark_popularity"
 CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")

@@ -3,14 +3,11 @@ public-metadata mappings in the sample catalog (a cycle, a long chain) end in a 
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
-from pwc_cli.main import main
 from pwc_cli.resolution import MAX_HOPS
-from pwc_cli.transport import CatalogClient
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers.cli import run_cli
 
 
 @pytest.mark.parametrize("command", [["paper", "info"], ["paper", "read"], ["paper", "related"]])
@@ -19,12 +16,7 @@ def test_a_stale_mapping_is_a_clean_not_found(
     sample: RunningCatalog, command: list[str], paper: str
 ) -> None:
     sample.stats.reset()
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main([*command, paper], client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    assert code == 4 and out.getvalue() == ""
-    assert err.getvalue().startswith("pwc: ") and err.getvalue().count("\n") == 1
+    result = run_cli(sample.url, [*command, paper])
+    assert result.code == 4 and result.out == ""
+    assert result.err.startswith("pwc: ") and result.err.count("\n") == 1
     assert sample.stats.total() <= 2 * (MAX_HOPS + 1)

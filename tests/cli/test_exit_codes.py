@@ -4,13 +4,11 @@ server failure, 4 not found or an unusable answer; the message is one line in ou
 
 from __future__ import annotations
 
-import io
 import shlex
 
 import pytest
 
-from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
+from tests.helpers.cli import run_cli
 
 NOT_FOUND, USAGE = 4, 2
 OUTSIDE = "Paper not in the catalog: 2501.12948 (DeepSeek-R1"
@@ -69,13 +67,8 @@ BLANK = [
 
 
 def on_sample(sample, line: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(line), client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    return code, out.getvalue(), err.getvalue()
+    result = run_cli(sample.url, shlex.split(line))
+    return result.code, result.out, result.err
 
 
 @pytest.mark.parametrize(("line", "code", "message"), CASES)
@@ -118,10 +111,5 @@ def test_server_failure_is_exit_3_without_raw_json(pwc, api) -> None:
 
 
 def test_unreachable_catalog_is_exit_3(capsys: pytest.CaptureFixture[str]) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient("http://127.0.0.1:9/api/v1")  # discard port: nothing listens
-    try:
-        code = main(["search", "x"], client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    assert code == 3 and err.getvalue().startswith("pwc: API request failed")
+    result = run_cli("http://127.0.0.1:9/api/v1", ["search", "x"])  # discard port: nothing listens
+    assert result.code == 3 and result.err.startswith("pwc: API request failed")

@@ -4,29 +4,22 @@ usage errors naming the flag, refused before any request."""
 
 from __future__ import annotations
 
-import io
 import shlex
 
 import pytest
 
 from pwc_cli.errors import ArgumentError
-from pwc_cli.main import main
 from pwc_cli.parser import namespace_for
-from pwc_cli.transport import CatalogClient
 from pwc_cli.types import MAX_METRICS, pareto_objectives
 from pwc_mcp.sample import RunningCatalog
+from tests.helpers.cli import run_cli
 
 BENCH = "benchmark --name ImageNet "
 
 
 def pwc(sample: RunningCatalog, line: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(line), client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    return code, err.getvalue()
+    result = run_cli(sample.url, shlex.split(line))
+    return result.code, result.err
 
 
 @pytest.mark.parametrize(
