@@ -27,6 +27,7 @@ import re
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from pwc_mcp.identity import header_values
 from pwc_mcp.jsonrpc import (
     INVALID_REQUEST,
     BadMessage,
@@ -44,10 +45,6 @@ DRAIN_FACTOR = 4  # refused bodies up to 4x the cap are read and discarded, not 
 DRAIN_SECONDS = 5.0
 DIGITS = re.compile(r"[0-9]{1,19}")
 HOUSEKEEPING = frozenset({"initialize", "ping", "server/discover"})
-
-
-def header_values(scope: Scope, name: bytes) -> list[str]:
-    return [v.decode("latin-1") for k, v in scope.get("headers") or () if k.lower() == name]
 
 
 def is_mcp(scope: Scope, mcp_path: str) -> bool:

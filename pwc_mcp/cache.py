@@ -101,23 +101,26 @@ def _match(path: str) -> Route | None:
     return None
 
 
-def ttl_family(path: str) -> str:
-    """Which TTL family (and so which cache) an upstream path belongs to."""
+def _classify(path: str) -> tuple[str, str, str]:
+    """(counter label, expected JSON shape, TTL family) of an upstream path, matched once."""
     p = path.strip("/")
     declared = _match(p)
     if declared is not None:
-        return declared.family
-    return _ROOT_FAMILY.get(_root(p), GENERAL)
+        return declared.path, declared.shape, declared.family
+    root = _root(p)
+    label = f"{root}/*" if root in _ROOTS else "other"
+    return label, ANY, _ROOT_FAMILY.get(root, GENERAL)
+
+
+def ttl_family(path: str) -> str:
+    """Which TTL family (and so which cache) an upstream path belongs to."""
+    return _classify(path)[2]
 
 
 def route(path: str) -> tuple[str, str]:
     """(content-free counter label, expected JSON shape) of an upstream path."""
-    p = path.strip("/")
-    declared = _match(p)
-    if declared is not None:
-        return declared.path, declared.shape
-    root = _root(p)
-    return (f"{root}/*" if root in _ROOTS else "other"), ANY
+    label, shape, _ = _classify(path)
+    return label, shape
 
 
 class ChunkCache(BoundedTTLCache):
@@ -235,8 +238,7 @@ class CachedCatalog:
         self._counters: dict[str, dict[str, Any]] = {}
 
     def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        label, shape = route(path)
-        family = ttl_family(path)
+        label, shape, family = _classify(path)
 
         parsed: list[Any] = []  # the leader's own parse of the body it fetched
 
@@ -254,7 +256,7 @@ class CachedCatalog:
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
         """Raw reply: a whole-document read (no params) is cached; a chunked read (params) is not."""
-        label, _ = route(path)
+        label, _, family = _classify(path)
         pairs = encode_params(params)
         if pairs:
             return self._uncached(label, path, params)
@@ -265,7 +267,7 @@ class CachedCatalog:
             size = None if not reply.body or html else len(reply.body)  # None: serve, never cache
             return Reply(reply.status, dict(reply.headers), reply.body), size, str(reply.status)
 
-        value = self._load("raw:" + canonical_request(path, pairs), ttl_family(path), label, fetch)
+        value = self._load("raw:" + canonical_request(path, pairs), family, label, fetch)
         return Reply(value.status, dict(value.headers), value.body)
 
     @contextlib.contextmanager

@@ -29,9 +29,11 @@ SAMPLE_PORT_ENV = "PWC_SAMPLE_PORT"
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or int(text) > 65535:
+    # isdigit() alone passes "²" and 5,000-digit strings, which int() refuses with a traceback.
+    digits = text.lstrip("0") or "0"
+    if not (text.isascii() and text.isdigit() and len(digits) <= 5) or int(digits) > 65535:
         raise argparse.ArgumentTypeError("must be an integer between 0 and 65535 (0 = a free port)")
-    return int(text)
+    return int(digits)
 
 
 def build_parser() -> argparse.ArgumentParser:

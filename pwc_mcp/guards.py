@@ -34,12 +34,12 @@ from pwc_mcp.admission import (
     RPC_ID_KEY,
     McpAdmission,
     RouteBudget,
-    header_values,
     is_mcp,
     is_mcp_post,
 )
 from pwc_mcp.config import Settings
 from pwc_mcp.hosts import split_host as _split_host  # shared with config validation
+from pwc_mcp.identity import header_values
 from pwc_mcp.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
 from pwc_mcp.limits import RateLimiter
 from pwc_mcp.telemetry import OpsLog

@@ -76,14 +76,14 @@ def identity_group(identity: str) -> str | None:
     return f"ip6site:{network}"
 
 
-def _header_values(scope: Mapping[str, Any], name: bytes) -> list[str]:
+def header_values(scope: Mapping[str, Any], name: bytes) -> list[str]:
     return [v.decode("latin-1") for k, v in scope.get("headers") or () if k.lower() == name]
 
 
 def _xff_hops(scope: Mapping[str, Any]) -> list[str]:
     # Several XFF headers are one list in order (RFC 9110 field combination).
     hops: list[str] = []
-    for value in _header_values(scope, XFF_HEADER):
+    for value in header_values(scope, XFF_HEADER):
         hops.extend(hop.strip() for hop in value.split(","))
     return [hop for hop in hops if hop]
 
@@ -100,7 +100,7 @@ def _peer(scope: Mapping[str, Any]) -> IPAddress | None:
 def direct_loopback(scope: Mapping[str, Any]) -> bool:
     """A loopback peer that did not come through a proxy (no X-Forwarded-For)."""
     peer = _peer(scope)
-    return peer is not None and peer.is_loopback and not _header_values(scope, XFF_HEADER)
+    return peer is not None and peer.is_loopback and not header_values(scope, XFF_HEADER)
 
 
 def from_proxy(scope: Mapping[str, Any], trusted_proxies: Iterable[IPNetwork] = ()) -> bool:
@@ -133,8 +133,8 @@ def client_identity(scope: Mapping[str, Any], trusted_proxies: Iterable[IPNetwor
         if hops:
             address = parse_ip(hops[-1])
             return address_identity(address if address is not None else peer)
-        if not _header_values(scope, XFF_HEADER):
-            tags = _header_values(scope, CLIENT_HEADER)
+        if not header_values(scope, XFF_HEADER):
+            tags = header_values(scope, CLIENT_HEADER)
             if len(tags) == 1 and CLIENT_TAG.fullmatch(tags[0]):
                 return f"client:{tags[0]}"
     return address_identity(peer)

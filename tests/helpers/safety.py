@@ -47,6 +47,11 @@ def call(tool: str, **arguments: Any) -> dict[str, Any]:
     return rpc("tools/call", {"name": tool, "arguments": arguments})
 
 
+def via(address: str) -> dict[str, str]:
+    """Headers of a request the local proxy forwards for ``address`` (a loopback peer)."""
+    return {"X-Forwarded-For": address}
+
+
 class FakeTime:
     """Stands in for the ``time`` module inside limits' memory storage and pwc_mcp.windows."""
 

@@ -94,6 +94,17 @@ def test_server_refuses_to_start_with_one_line_per_problem(
     ]
 
 
+@pytest.mark.parametrize("port", ["\u00b2", "9" * 5000, "65536", "-1"])
+def test_an_unusable_sample_port_is_one_line_not_a_traceback(
+    port: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PWC_SAMPLE_PORT", port)
+    assert main(["--sample-catalog"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "pwc-mcp: PWC_SAMPLE_PORT must be an integer between 0 and 65535 (0 = a free port)"
+    ]
+
+
 @pytest.mark.parametrize(
     "hosts", ["*", "*.example.org", "paperswithcode.co,*", "host:port", "a b", " , "]
 )

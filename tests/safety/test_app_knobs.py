@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from tests.helpers.safety import via
+
 HOLDERS = ("198.51.100.1", "198.51.100.2")
-
-
-def via(address: str) -> dict[str, str]:
-    return {"X-Forwarded-For": address}
 
 
 def test_the_app_counts_in_the_limiter_and_table_it_is_given(serve, clock):

@@ -4,7 +4,6 @@ catalog sees no request). The CLI refuses the same values with exit 2."""
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -13,14 +12,13 @@ import httpx
 import pytest
 from fastmcp import Client
 
-from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
 from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from tests.helpers.cli import run_cli
 from tests.helpers.mcp import make_service
 
 pytestmark = pytest.mark.anyio
@@ -179,12 +177,9 @@ def test_the_megabyte_pareto_attack_is_refused_over_http(
 
 
 def pwc(sample: RunningCatalog, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    client = CatalogClient(sample.url)
-    try:
-        code = main(list(argv), client=client, stdout=io.StringIO(), stderr=io.StringIO())
-    finally:
-        client.close()
-    return code, capsys.readouterr().err
+    """Exit code and stderr: the CLI's own, then argparse's (written to the real sys.stderr)."""
+    result = run_cli(sample.url, argv)
+    return result.code, result.err + capsys.readouterr().err
 
 
 METRIC = "Top 1 Accuracy"

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.helpers.safety import Served
-
-
-def via(address: str) -> dict[str, str]:
-    return {"X-Forwarded-For": address}
+from tests.helpers.safety import Served, via
 
 
 def test_a_prefix_cannot_fill_the_identity_table(serve, clock):
