@@ -16,6 +16,7 @@ characters, 100 authors, names 200), identifiers used only when they have their 
 from __future__ import annotations
 
 import re
+from itertools import islice
 from typing import Any
 
 from pwc_cli.citation_formats import Facts, Kind, render
@@ -75,8 +76,10 @@ def _authors(paper: dict[str, Any]) -> tuple[tuple[Name, ...], bool]:
     listed = paper.get("authors")
     raw = listed if isinstance(listed, list) else []
     names = [a.get("name") if isinstance(a, dict) else a for a in raw]
-    parsed = [n for n in (parse_name(a) for a in names if isinstance(a, str)) if n]
-    return tuple(parsed[:MAX_AUTHORS]), len(parsed) > MAX_AUTHORS
+    # Parsed only up to one past the cap: a hostile author list costs no more than that.
+    parsed = (n for n in (parse_name(a) for a in names if isinstance(a, str)) if n)
+    kept = list(islice(parsed, MAX_AUTHORS + 1))
+    return tuple(kept[:MAX_AUTHORS]), len(kept) > MAX_AUTHORS
 
 
 def conference_of(client: Any, paper: dict[str, Any]) -> dict[str, Any] | None:

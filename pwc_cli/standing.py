@@ -56,13 +56,19 @@ class Board:
     complete: bool = False
     failure: str | None = None
     merged: list[dict[str, Any]] = field(default_factory=list)
+    # scope() per task ID: every paper row of one scope is compared against the same rows
+    _scopes: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     def scope(self, task_id: Any) -> list[dict[str, Any]]:
-        """The merged rows ranked in this task scope."""
+        """The merged rows ranked in this task scope (read once `merged` is final)."""
         wanted = _text(task_id)
-        return [
-            r for r in self.merged if any(_text(s.get("task_id")) == wanted for s in scopes_of(r))
-        ]
+        if wanted not in self._scopes:
+            self._scopes[wanted] = [
+                r
+                for r in self.merged
+                if any(_text(s.get("task_id")) == wanted for s in scopes_of(r))
+            ]
+        return self._scopes[wanted]
 
 
 def failure_reason(error: PwcError) -> str:

@@ -4,12 +4,10 @@ plus the comparison's rules on rows written out here (pwc_cli/standing.py)."""
 
 from __future__ import annotations
 
-import io
 import shlex
 from typing import Any
 
 from pwc_cli import deadline
-from pwc_cli.main import main
 from pwc_cli.standing import (
     DEADLINE,
     DIRECTION_UNKNOWN,
@@ -19,20 +17,13 @@ from pwc_cli.standing import (
     compare,
     gap,
 )
-from pwc_cli.transport import CatalogClient
-from tests.helpers.cli import Result
+from tests.helpers.cli import Result, run_cli
 
 QUESTION = "paper evaluations 1706.03762 --against-sota"
 
 
 def pwc(sample: Any, line: str, *, tty: bool = False) -> Result:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(line), client=client, stdout=out, stderr=err, tty=tty, width=200)
-    finally:
-        client.close()
-    return Result(code, out.getvalue(), err.getvalue())
+    return run_cli(sample.url, shlex.split(line), tty=tty, width=200)
 
 
 def by_model(data: dict[str, Any], dataset: str) -> dict[str, dict[str, Any]]:

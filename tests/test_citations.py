@@ -271,3 +271,23 @@ def test_hostile_strings_stay_inside_their_fields(fmt: str) -> None:
         [item] = json.loads(text)
         assert item["title"].startswith("Evil} , author = {Mallory}") and "\n" not in item["title"]
         assert "DOI" not in item and "URL" not in item  # malformed identifiers are left out
+
+
+def test_a_long_author_list_is_cut_at_the_cap_and_parsed_no_further(monkeypatch) -> None:
+    """100 authors kept, then `others`; blank names do not count, and no name past the
+    101st parseable one is even parsed (a hostile list costs no more than the cap)."""
+    from pwc_cli import citations
+
+    parsed: list[object] = []
+
+    def counting(raw: object) -> Name | None:
+        parsed.append(raw)
+        return parse_name(raw)
+
+    monkeypatch.setattr(citations, "parse_name", counting)
+    authors = ["", *(f"Author{i} Smith" for i in range(10_000))]
+    facts = facts_of({"title": "T", "authors": authors}, None)
+    assert len(facts.authors) == citations.MAX_AUTHORS and facts.more_authors
+    assert facts.authors[-1].given == "Author99" and len(parsed) == citations.MAX_AUTHORS + 2
+    exact = facts_of({"title": "T", "authors": authors[: citations.MAX_AUTHORS + 1]}, None)
+    assert len(exact.authors) == citations.MAX_AUTHORS and not exact.more_authors

@@ -90,11 +90,21 @@ def rows_of(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [r for r in payload.get("results") or [] if isinstance(r, dict)]
 
 
-def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
-    """The payload's `timeline` (see the contract in README "Charts"), hostile values dropped."""
+def _timeline_head(payload: Mapping[str, Any]) -> tuple[str, str | None] | None:
+    """(metric, direction) of the payload's timeline, without reading its records."""
     raw = payload.get("timeline")
     if not isinstance(raw, dict) or not isinstance(raw.get("metric"), str):
         return None
+    direction = raw.get("direction")
+    return raw["metric"], direction if direction in ("higher", "lower") else None
+
+
+def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
+    """The payload's `timeline` (see the contract in README "Charts"), hostile values dropped."""
+    head = _timeline_head(payload)
+    if head is None:
+        return None
+    raw = payload["timeline"]
     records: list[Record] = []
     for item in (raw.get("records") or [])[:MAX_RECORDS]:
         if not isinstance(item, dict):
@@ -106,9 +116,9 @@ def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
                 Record(date, value, _text(item.get("model_name")), _text(item.get("paper_title")))
             )
     records.sort(key=lambda r: r.date)
-    direction = raw.get("direction") if raw.get("direction") in ("higher", "lower") else None
+    metric, direction = head
     return Timeline(
-        metric=raw["metric"],
+        metric=metric,
         direction=direction,
         records=records,
         considered=_count(raw.get("considered")),
@@ -135,10 +145,10 @@ def _date(value: Any) -> dt.date | None:
 def chosen_metric(payload: Mapping[str, Any], args: argparse.Namespace | None) -> str | None:
     """The catalog's spelling of the metric to plot (see the module docstring)."""
     rows = rows_of(payload)
-    timeline = timeline_of(payload)
+    timeline = _timeline_head(payload)
     asked = getattr(args, "metric", None)
     if asked and timeline is not None:
-        return timeline.metric
+        return timeline[0]
     sort = getattr(args, "sort_metric", None)
     for request in (asked, sort[0] if sort else None):
         if isinstance(request, str) and request.strip():
@@ -152,14 +162,14 @@ def chosen_metric(payload: Mapping[str, Any], args: argparse.Namespace | None) -
     if main and isinstance(main.get("primary_metric"), str):
         return str(main["primary_metric"])
     if timeline is not None:
-        return timeline.metric
+        return timeline[0]
     return primary_metric(rows)
 
 
 def direction_of(metric: str, payload: Mapping[str, Any]) -> str | None:
-    timeline = timeline_of(payload)
-    if timeline is not None and timeline.metric == metric and timeline.direction:
-        return timeline.direction
+    timeline = _timeline_head(payload)
+    if timeline is not None and timeline[0] == metric and timeline[1]:
+        return timeline[1]
     known = payload.get("metric_directions")
     if isinstance(known, dict) and known.get(metric) in ("higher", "lower"):
         return str(known[metric])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any
 
 from pwc_cli.charts.steps import terminal_steps
@@ -14,7 +13,7 @@ from pwc_cli.scopes import scopes_of
 from pwc_cli.text import cell_text, count, md_escape, one_line
 from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, view
-from pwc_cli.views.common import is_grouped, plural
+from pwc_cli.views.common import is_grouped, paper_cell, plural, wrapped
 from pwc_cli.views.papers import listed_rank, scope_cell, scores
 from pwc_cli.views.timeline import timeline_blocks, timeline_notes
 
@@ -40,13 +39,6 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
     headers = ["Rank", "Model", "Parameters", "Scores", "Task", "Paper", "Published", "Open"]
     body = []
     for row in rows:
-        ref = row.get("paper_arxiv_id") or row.get("paper_id")
-        title = one_line(row.get("paper_title") or "Untitled")
-        if tty:
-            paper = f"{title} [{cell_text(ref)}]" if ref else title
-        else:
-            label = md_escape(title).replace("[", "\\[").replace("]", "\\]")
-            paper = f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
         body.append(
             [
                 listed_rank(row),
@@ -54,7 +46,7 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
                 parameters(row.get("num_parameters")),
                 scores(row),
                 scope_cell(row),
-                paper,
+                paper_cell(row, tty),
                 cell_text(row.get("paper_published_date")),
                 "no" if row.get("is_open") is False else "yes",
             ]
@@ -125,11 +117,6 @@ def _scope_title(scope: dict[str, Any]) -> str:
     return f"{task} ({role}{by})"
 
 
-def _wrapped(text: str, tty: Screen) -> str:
-    """A long line folded to the terminal's width (a pipe gets it whole)."""
-    return textwrap.fill(text, width=tty.width) if tty and tty.width > 20 else text
-
-
 def _runs(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Consecutive rows listed under the same task scope."""
     runs: list[list[dict[str, Any]]] = []
@@ -155,7 +142,7 @@ def scoped_tables(
     for run in runs:
         scope = scopes.get(scopes_of(run[0])[0].get("task_id")) or {}
         blocks += [
-            _wrapped(heading(_scope_title(scope), tty, 2), tty),
+            wrapped(heading(_scope_title(scope), tty, 2), tty),
             _leaderboard_table(run, tty),
         ]
     return blocks
@@ -180,7 +167,7 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
             link(
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
-            _wrapped(summary(data, args), tty),
+            wrapped(summary(data, args), tty),
             *(timeline_blocks(data, tty) or scoped_tables(data, rows, args, tty)),
             terminal_steps(data, tty),  # a terminal only: the timeline as a step chart
         ),

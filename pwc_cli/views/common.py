@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from typing import Any
 
 from pwc_cli.commands.common import extract_rows
-from pwc_cli.render import more_hint, no_results
-from pwc_cli.text import count, one_line
+from pwc_cli.render import Screen, more_hint, no_results
+from pwc_cli.text import cell_text, count, md_escape, one_line
+from pwc_cli.urls import site_url
 
 
 def plural(value: Any, word: str, words: str | None = None) -> str:
@@ -47,3 +49,19 @@ def is_grouped(payload: Any) -> bool:
         and bool(rows)
         and all(isinstance(r, dict) and isinstance(r.get("tasks"), list) for r in rows)
     )
+
+
+def paper_cell(row: dict[str, Any], tty: Screen) -> str:
+    """A row's paper: `Title [ref]` on a terminal, else a Markdown link to its page (the cell
+    is already Markdown: a table escapes the other cells only)."""
+    ref = row.get("paper_arxiv_id") or row.get("paper_id")
+    title = one_line(row.get("paper_title") or "Untitled")
+    if tty:
+        return f"{title} [{cell_text(ref)}]" if ref else title
+    label = md_escape(title).replace("[", "\\[").replace("]", "\\]")
+    return f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
+
+
+def wrapped(text: str, tty: Screen) -> str:
+    """A long line folded to the terminal's width (a pipe gets it whole)."""
+    return textwrap.fill(text, width=tty.width) if tty and tty.width > 20 else text

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
 from typing import Any
 
 from pwc_cli.render import Screen, heading, no_results, table
 from pwc_cli.text import cell_text, md_escape, one_line
-from pwc_cli.urls import site_url
+from pwc_cli.views.common import paper_cell, wrapped
 
 HEADERS = ["Date", "Value", "Improvement", "Model", "Paper"]
 
@@ -45,15 +44,6 @@ def summary(timeline: dict[str, Any]) -> str:
     return text
 
 
-def _paper(row: dict[str, Any], tty: Screen) -> str:
-    ref = row.get("paper_arxiv_id") or row.get("paper_id")
-    title = one_line(row.get("paper_title") or "Untitled")
-    if tty:
-        return f"{title} [{cell_text(ref)}]" if ref else title
-    label = md_escape(title).replace("[", "\\[").replace("]", "\\]")
-    return f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
-
-
 def records_table(timeline: dict[str, Any], tty: Screen) -> str:
     body = [
         [
@@ -61,7 +51,7 @@ def records_table(timeline: dict[str, Any], tty: Screen) -> str:
             number(r.get("value")),
             number(r.get("improvement")),
             one_line(r.get("model_name")),
-            _paper(r, tty),
+            paper_cell(r, tty),
         ]
         for r in records_of(timeline)
     ]
@@ -80,8 +70,7 @@ def timeline_blocks(data: dict[str, Any], tty: Screen) -> list[str]:
     timeline = data.get("timeline")
     if not isinstance(timeline, dict):
         return []
-    line = summary(timeline)
-    line = textwrap.fill(line, width=tty.width) if tty and tty.width > 20 else line
+    line = wrapped(summary(timeline), tty)
     return [heading("SOTA over time", tty, 2), line, records_table(timeline, tty)]
 
 
