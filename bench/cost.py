@@ -86,7 +86,7 @@ async def measure(url: str, bodies: dict[str, bytes], rounds: int) -> dict[str, 
                 response = await http.post(url, content=bodies[name])
                 times[name].append(time.perf_counter() - started)
                 if load.failed(response):
-                    raise RuntimeError(f"{name}: {response.text[:300]}")
+                    raise load.BenchFailure(f"{name}: {load.describe(response)}")
     return times
 
 

@@ -7,9 +7,9 @@ import importlib.metadata
 import re
 import sys
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
+
 PACKAGES = ("pwc_cli", "pwc_mcp")
 # Declared and used, never imported by name: the reason is the documentation.
 USED_WITHOUT_IMPORT = {"redis": "limits loads it for a redis:// PWC_MCP_RATE_LIMIT_STORAGE"}

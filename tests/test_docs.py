@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import pwc_cli.commands
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 CODE = sorted(p for package in ("pwc_cli", "pwc_mcp") for p in (ROOT / package).rglob("*.py"))
 CODE_REF = re.compile(r"docs/([\w.-]+\.md)#([\w-]+)")

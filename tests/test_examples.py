@@ -15,10 +15,9 @@ from pwc_mcp.examples import (
 )
 from pwc_mcp.params import TOOLS
 from pwc_mcp.server import build_server
+from tests.helpers import ROOT
 from tests.helpers.mcp import make_service
 from tests.helpers.ops import load_script
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_tool_has_examples_in_the_tool_tables_order() -> None:

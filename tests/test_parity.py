@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import secrets
 from typing import Any
 
 import pytest
 from fastmcp import Client
 
 from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, research_actions
-from pwc_cli.transport import CatalogClient
 from pwc_cli.types import MetricThreshold
-from pwc_mcp.catalog import CatalogService
-from pwc_mcp.cursors import CursorCodec
 from pwc_mcp.params import MCP_ONLY, RENAMES, TOOLS
 from pwc_mcp.server import build_server
+from tests.helpers.mcp import make_service
 
 ENTITY = {"task", "method", "conference", "organization", "framework", "benchmark"}
 
@@ -31,16 +28,20 @@ def expected_name(command: str, dest: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def advertised() -> dict[str, set[str]]:
-    catalog = CatalogService(
-        CatalogClient("http://127.0.0.1:9/api/v1"), CursorCodec(secrets.token_bytes(32))
-    )
+def schemas() -> dict[str, dict[str, Any]]:
+    """Each listed tool's parameter schemas (`tools/list` once for the module)."""
+    catalog = make_service("http://127.0.0.1:9/api/v1", cached=False)
 
-    async def names() -> dict[str, set[str]]:
+    async def listed() -> dict[str, dict[str, Any]]:
         async with Client(build_server(catalog)) as client:
-            return {t.name: set(t.input_schema["properties"]) for t in await client.list_tools()}
+            return {t.name: t.input_schema["properties"] for t in await client.list_tools()}
 
-    return asyncio.run(names())
+    return asyncio.run(listed())
+
+
+@pytest.fixture(scope="module")
+def advertised(schemas: dict[str, dict[str, Any]]) -> dict[str, set[str]]:
+    return {tool: set(properties) for tool, properties in schemas.items()}
 
 
 def test_exactly_one_tool_per_research_command(advertised: dict[str, set[str]]) -> None:
@@ -68,19 +69,6 @@ def test_entity_tools_expose_the_entity_name(advertised: dict[str, set[str]]) ->
     for tool, command in TOOLS.items():
         if command in ENTITY:
             assert command in advertised[tool] and "name" not in advertised[tool]
-
-
-@pytest.fixture(scope="module")
-def schemas() -> dict[str, dict[str, Any]]:
-    catalog = CatalogService(
-        CatalogClient("http://127.0.0.1:9/api/v1"), CursorCodec(secrets.token_bytes(32))
-    )
-
-    async def listed() -> dict[str, dict[str, Any]]:
-        async with Client(build_server(catalog)) as client:
-            return {t.name: t.input_schema["properties"] for t in await client.list_tools()}
-
-    return asyncio.run(listed())
 
 
 def declared_bounds(action: argparse.Action) -> dict[str, int]:

@@ -3,23 +3,21 @@ sample catalog."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 from fastmcp import Client
 
-from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
 from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS
 from pwc_mcp.server import build_server
+from tests.helpers import ROOT
+from tests.helpers.cli import run_cli
 from tests.helpers.mcp import make_service
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+README = (ROOT / "README.md").read_text()
 CLI_LINES = [
     re.sub(r"\s+#.*$", "", line).split(" > ")[0]
     for line in README.splitlines()
@@ -64,15 +62,10 @@ def test_the_counts_and_the_resource_and_prompt_examples_are_the_tables() -> Non
 
 @pytest.mark.parametrize("line", CLI_LINES)
 def test_cli_example_runs(line: str, sample) -> None:
-    out, err = io.StringIO(), io.StringIO()
-    client = CatalogClient(sample.url)
-    try:
-        code = main(shlex.split(line)[1:], client=client, stdout=out, stderr=err, tty=False)
-    finally:
-        client.close()
-    assert code == 0, err.getvalue()
-    assert out.getvalue()
-    assert "# no results" not in err.getvalue()  # an example shows something
+    result = run_cli(sample.url, shlex.split(line)[1:])
+    assert result.code == 0, result.err
+    assert result.out
+    assert "# no results" not in result.err  # an example shows something
 
 
 @pytest.mark.anyio
@@ -104,9 +97,7 @@ async def test_text_example_is_what_the_tool_returns(
 
 
 def test_the_sample_catalog_sizes_are_the_data() -> None:
-    catalog = json.loads(
-        (Path(__file__).resolve().parents[1] / "pwc_mcp/sample/data/catalog.json").read_text()
-    )
+    catalog = json.loads((ROOT / "pwc_mcp/sample/data/catalog.json").read_text())
     papers, tasks, benchmarks = (len(catalog[k]) for k in ("papers", "tasks", "datasets"))
     said = f"({papers} papers, {tasks} tasks, {benchmarks} benchmarks,"
     assert said in " ".join(README.split())

@@ -10,8 +10,7 @@ from pathlib import Path
 import pwc_cli
 import pwc_mcp
 from pwc_cli import package_version
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers import ROOT
 
 
 def test_the_packages_report_pyprojects_version_and_state_none() -> None:
