@@ -4,6 +4,7 @@ transport, paper references resolved to one canonical ID, Markdown read in signe
 
 from __future__ import annotations
 
+import argparse
 import re
 import threading
 import time
@@ -68,6 +69,11 @@ class CatalogService:
     def run(self, command: str, values: dict[str, Any]) -> Any:
         """The CLI handler's JSON payload for these values (keyed by parser dest); a refused
         value or a missing record is said with the tool's parameter names."""
+        return self.run_parsed(command, values)[1]
+
+    def run_parsed(self, command: str, values: dict[str, Any]) -> tuple[argparse.Namespace, Any]:
+        """`run`, with the arguments exactly as the handler saw them (a tool's text may need
+        them: the leaderboard's page size and selection), parsed once."""
         args = None
         try:
             args = namespace_for(command, values)
@@ -76,9 +82,9 @@ class CatalogService:
                     args.paper = canonical_reference(self.transport, args.paper)
                 except OutsideCatalog as outside:
                     if command == "paper info":  # metadata is the answer; others need the catalog
-                        return outside_catalog(outside.metadata)
+                        return args, outside_catalog(outside.metadata)
                     raise
-            return run_handler(args, self.transport)
+            return args, run_handler(args, self.transport)
         except (UsageError, NotFoundError) as error:
             raise tool_error(error, command, args) from error
 

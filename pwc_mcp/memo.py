@@ -71,7 +71,8 @@ class ResultMemo:
                 return _copy(result)
         with self.catalog.reading() as reads:
             result = await compute()
-        if reads.cacheable and isinstance(result, ToolResult):
+        # A result that read nothing has nothing to be checked against: it is not kept.
+        if reads.cacheable and reads.entries and isinstance(result, ToolResult):
             self.store.set(key, (result, reads), _size(result, reads))
             return _copy(result)
         return result

@@ -62,6 +62,20 @@ def run(argv: list[str], **kwargs: object) -> str:
     return str(result.stdout)
 
 
+def clear_out(out: Path) -> None:
+    """Empty the build directory, refusing one that holds anything but earlier builds, so a
+    mistyped --out never deletes someone's files."""
+    if not out.exists():
+        return
+    if not out.is_dir() or any(
+        not (p.is_file() and p.name.startswith("pwc_mcp-") and p.name.endswith((".whl", ".tar.gz")))
+        for p in out.iterdir()
+        if p.name != ".gitignore"
+    ):
+        raise CheckFailed(f"--out {out} holds files other than pwc_mcp builds; not deleting it")
+    shutil.rmtree(out)
+
+
 def build(uv: str, out: Path) -> tuple[Path, Path]:
     constraints = ROOT / "scripts" / "build-constraints.txt"
     run([uv, "build", "--sdist", "--wheel", "--build-constraints", str(constraints),
@@ -198,8 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         uv = find_uv()
-        if args.out.exists():
-            shutil.rmtree(args.out)
+        clear_out(args.out)
         _, wheel = build(uv, args.out)
         with tempfile.TemporaryDirectory(prefix="pwc-dist-") as tmp:
             bin_dir = install(uv, wheel, Path(tmp) / "venv")

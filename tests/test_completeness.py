@@ -11,6 +11,7 @@ example reads are flagged too, so none is dead.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import secrets
@@ -144,8 +145,11 @@ def _cli_paths(sample: RunningCatalog) -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def observed(sample: RunningCatalog) -> dict[str, list[str]]:
-    return {**_tool_paths(sample), **_cli_paths(sample)}
+def observed(
+    sample: RunningCatalog, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, list[str]]:
+    with contextlib.chdir(tmp_path_factory.mktemp("examples")):  # `--chart ptb.svg` writes
+        return {**_tool_paths(sample), **_cli_paths(sample)}
 
 
 def test_every_route_a_command_reads_is_declared(observed: dict[str, list[str]]) -> None:

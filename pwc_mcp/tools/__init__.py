@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from typing import Any
 
@@ -44,10 +45,17 @@ def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., 
 
 def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any) -> Any:
     """Run the tool's CLI handler; every failure becomes one prefixed ToolError."""
+    return parsed_payload_of(catalog, tool, params, **overrides)[1]
+
+
+def parsed_payload_of(
+    catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any
+) -> tuple[argparse.Namespace, Any]:
+    """`payload_of`, with the handler's parsed arguments."""
     values = to_cli_values(tool, params)
     values.update({k: v for k, v in overrides.items() if v is not None})
     try:
-        return catalog.run(TOOLS[tool], values)
+        return catalog.run_parsed(TOOLS[tool], values)
     except Exception as error:  # mapped to a stable message; details never reach the client
         raise tool_error(error) from None
 

@@ -9,12 +9,11 @@ from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
 from pwc_cli.commands.benchmarks import metric_mode
-from pwc_cli.parser import namespace_for
 from pwc_cli.views.benchmarks import leaderboard_summary
 from pwc_mcp import texts, ui
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
-from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
+from pwc_mcp.params import HOSTED_ROW_CAP
 from pwc_mcp.projections import benchmark_summary, checked_rows, evaluation
 from pwc_mcp.timeline import timeline_of, timeline_text
 from pwc_mcp.tools import (
@@ -24,6 +23,7 @@ from pwc_mcp.tools import (
     flat_page,
     generated,
     more,
+    parsed_payload_of,
     payload_of,
     respond,
 )
@@ -32,7 +32,7 @@ from pwc_mcp.tools.taxonomy import grouped
 
 
 def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
-    payload = payload_of(catalog, "get_benchmark", params)
+    args, payload = parsed_payload_of(catalog, "get_benchmark", params)
     rows = checked_rows(payload.get("results"))
     bench = benchmark_summary(payload.get("benchmark") or {})
     directions = payload.get("metric_directions")
@@ -49,7 +49,6 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     )
     # The page size and selection exactly as the CLI handler saw them, so the header is the
     # CLI's own sentence (pwc_cli.views.benchmarks.leaderboard_summary).
-    args = namespace_for(TOOLS["get_benchmark"], to_cli_values("get_benchmark", params))
     header = texts.joined(
         [
             leaderboard_summary(payload, args.limit, metric_mode(args)),

@@ -187,13 +187,13 @@ async def test_admission_checks_run_on_remembered_calls(sample: RunningCatalog) 
 async def test_a_repeated_call_does_not_run_the_handler_again(sample: RunningCatalog) -> None:
     catalog = make_service(sample.url)
     runs: list[str] = []
-    real_run = catalog.run
+    real_run = catalog.run_parsed  # every tool's handler runs through it
 
     def counted(command: str, values: dict[str, Any]) -> Any:
         runs.append(command)
         return real_run(command, values)
 
-    catalog.run = counted  # type: ignore[method-assign]
+    catalog.run_parsed = counted  # type: ignore[method-assign]
     async with Client(build_server(catalog)) as client:
         for _ in range(3):
             await call(client, "get_benchmark", **TOOL_EXAMPLES["get_benchmark"][0])
@@ -211,3 +211,16 @@ def test_a_result_that_survived_a_failure_is_not_remembered(sample: RunningCatal
             catalog.get_json("methods/", {"page": 1})
         catalog.get_json("tasks/", {"page": 1, "page_size": 2})  # a fallback after the failure
     assert not reads.cacheable
+
+
+async def test_a_result_that_read_nothing_is_not_remembered(sample: RunningCatalog) -> None:
+    memo = ResultMemo(CachedCatalog(CatalogClient(sample.url, timeout=25.0)))
+    calls: list[int] = []
+
+    async def compute() -> ToolResult:
+        calls.append(1)
+        return ToolResult(content=[TextContent(type="text", text="constant")])
+
+    for _ in range(2):
+        await memo.result(ResultMemo.key("list_tasks", {}), compute)
+    assert len(calls) == 2 and memo.store.entries == 0

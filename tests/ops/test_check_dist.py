@@ -33,3 +33,16 @@ def test_the_app_checked_is_the_one_the_server_binds() -> None:
     from pwc_mcp.ui import LEADERBOARD_URI
 
     assert dist.APP_URI == LEADERBOARD_URI
+
+
+def test_a_mistyped_out_directory_is_never_deleted(tmp_path: Path) -> None:
+    keep = tmp_path / "notes.txt"
+    keep.write_text("someone's work")
+    with pytest.raises(dist.CheckFailed, match="not deleting it"):
+        dist.clear_out(tmp_path)
+    assert keep.read_text() == "someone's work"
+    builds = tmp_path / "dist"
+    builds.mkdir()
+    (builds / "pwc_mcp-0.3.0-py3-none-any.whl").write_bytes(b"old")
+    dist.clear_out(builds)
+    assert not builds.exists()
