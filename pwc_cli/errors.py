@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+from pwc_cli.scrub import without_internals
+
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 DETAIL_LIMIT = 200
 
@@ -104,15 +106,19 @@ class AmbiguousError(UsageError):
 
 def upstream_detail(raw: str) -> str:
     """The catalog's own reason from an error body, one line and bounded: the `detail`
-    sentence of a JSON body or the first line of plain text; never JSON or HTML itself."""
+    sentence of a JSON body or the first line of plain text; never JSON or HTML itself, and
+    never the addresses, host names or paths it names."""
     try:
         body = json.loads(raw)
     except ValueError:  # a short plain-text reason is kept; an HTML page is not
         first = raw.strip().splitlines()[0] if raw.strip() else ""
-        return "" if first.startswith("<") else _CONTROL.sub(" ", first).strip()[:DETAIL_LIMIT]
+        return "" if first.startswith("<") else _cleaned(first)
     detail = body.get("detail") if isinstance(body, dict) else None
     if isinstance(detail, list):  # FastAPI-style validation errors: their messages only
         detail = "; ".join(str(d["msg"]) for d in detail if isinstance(d, dict) and "msg" in d)
-    if not isinstance(detail, str):
-        return ""
-    return _CONTROL.sub(" ", detail).strip()[:DETAIL_LIMIT]
+    return _cleaned(detail) if isinstance(detail, str) else ""
+
+
+def _cleaned(text: str) -> str:
+    # Cut after cleaning, so that no cut leaves the start of an address behind.
+    return without_internals(_CONTROL.sub(" ", text))[:DETAIL_LIMIT]

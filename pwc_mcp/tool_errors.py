@@ -28,6 +28,7 @@ from pwc_cli.errors import (
     UpstreamTimeout,
     UsageError,
 )
+from pwc_cli.scrub import without_internals
 from pwc_mcp.params import RENAMES, parameter_names
 
 log = logging.getLogger("pwc_mcp.catalog")
@@ -174,17 +175,6 @@ _KNOWN: list[tuple[re.Pattern[str], str]] = [
 ]
 _UPSTREAM_NAMES = {**RENAMES, "page_size": "limit", "q": "query"}
 
-# URLs, host names, addresses and file paths: the internals a detail must not leak.
-_INTERNALS = re.compile(
-    r"[a-z][a-z0-9+.\-]*://\S*"  # any URL with a scheme
-    r"|\[[0-9a-f:.]+\](?::\d+)?\S*"  # [IPv6]:port
-    r"|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\S*"  # IPv4[:port][/path]
-    r"|\b(?:[a-z0-9\-]+\.)+[a-z]{2,}(?::\d+)?(?:/\S*)?"  # host.name[:port][/path]
-    r"|\b[\w\-]+:\d{2,5}\b\S*"  # host:port
-    r"|(?:~|\.{1,2})?(?:/[\w.\-]+){2,}/?"  # /file/system/paths
-    r"|\\\\\S+|\b[a-z]:\\\S*",  # Windows shares and paths
-    re.IGNORECASE,
-)
 _SPACE = re.compile(r"\s+")
 
 
@@ -203,8 +193,8 @@ def rejection(raw: str) -> str:
 
 def upstream_line(text: str) -> str:
     """One short printable line of upstream text, without URLs, addresses or paths."""
-    text = _INTERNALS.sub(" ", text)
     text = "".join(ch if ch.isprintable() else " " for ch in text)
+    text = without_internals(text)  # URLs, addresses, host names and paths
     text = _SPACE.sub(" ", text).strip(" \t:;,-(")
     if len(text) > DETAIL_CHARS:
         text = text[:DETAIL_CHARS].rsplit(" ", 1)[0].rstrip(" :;,-(") + " …"
