@@ -26,6 +26,9 @@ from typing import Any
 MAX_LINE = 4096  # bytes of a line that are classified; a longer line's title is cut
 MAX_TITLE = 200  # characters of a title in an outline
 MAX_SLUG = 40  # characters of the slug in an ID
+# Characters of a title that its slug is made from: NFKD expands one character to at most 18,
+# so a slug costs the same bounded work however long or expansive the title (issue #24).
+SLUG_SOURCE = 4 * MAX_SLUG
 MAX_ENTRIES = 256  # headings in one outline
 MAX_OFFSET_DIGITS = 19
 MAX_ID = MAX_SLUG + 1 + MAX_OFFSET_DIGITS
@@ -67,7 +70,9 @@ def title_of(line: bytes) -> str:
     line = line[:MAX_LINE]
     found = _ATX.match(line)
     text = line[found.end() if found else 0 :].decode("utf-8", "ignore")
-    text = _CLOSING_HASHES.sub("", text.strip(" \t\r"))
+    text = text.strip(" \t\r")
+    if text.endswith("#"):  # the only way the pattern can match; a 4 KiB title costs one scan less
+        text = _CLOSING_HASHES.sub("", text)
     return _SPACE.sub(" ", _CONTROL.sub(" ", text)).strip()
 
 
@@ -76,10 +81,13 @@ def shown_title(title: str) -> str:
 
 
 def slug(title: str) -> str:
-    """Lower-case letters and digits (accents dropped) joined by `-`, at most MAX_SLUG chars."""
+    """Lower-case letters and digits (accents dropped) joined by `-`, at most MAX_SLUG chars,
+    from the title's first SLUG_SOURCE characters."""
     out: list[str] = []
     gap = False
-    for char in unicodedata.normalize("NFKD", title).casefold():
+    for char in unicodedata.normalize("NFKD", title[:SLUG_SOURCE]).casefold():
+        if len(out) > MAX_SLUG:  # the cut below needs one character past MAX_SLUG, no more
+            break
         if unicodedata.combining(char):
             continue
         if char.isalnum():
