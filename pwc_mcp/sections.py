@@ -11,6 +11,7 @@ chunk through the versioned chunk cache, at most MAX_OUTLINE_READS of them.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -185,10 +186,15 @@ def outline_text(payload: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def section_tail(chunk: SectionChunk) -> str:
-    if chunk.truncated:
-        return (
-            f"\n\n[truncated: call read_paper again with section={chunk.section['id']!r} and "
-            "cursor=next_cursor]"
-        )
-    return ""
+def continuation(chunk: Chunk | SectionChunk) -> str:
+    """The last line of a truncated read's text: the next call with the cursor's value itself,
+    so a client that shows a model only the text can read on (issue #23). Empty at the end."""
+    if not chunk.truncated or chunk.next_cursor is None:
+        return ""
+    section = ""
+    if isinstance(chunk, SectionChunk):
+        section = f"section={json.dumps(chunk.section['id'], ensure_ascii=False)} and "
+    return (
+        f"\n\nMore remains: call read_paper again with {section}"
+        f"cursor={json.dumps(chunk.next_cursor)}"
+    )

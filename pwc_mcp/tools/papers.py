@@ -143,16 +143,12 @@ def build(catalog: CatalogService) -> LocalProvider:
                 data=chunk,
             )
             return respond(outline, sections.outline_text(chunk))
+        data: dict[str, Any]
         if isinstance(chunk, sections.SectionChunk):
             data = {"paper": chunk.paper, "section": chunk.section, "markdown": chunk.markdown}
-            return respond(_chunk_model(chunk, data), chunk.markdown + sections.section_tail(chunk))
-        tail = (
-            "\n\n[truncated: call read_paper again with cursor=next_cursor]"
-            if chunk.truncated
-            else ""
-        )
-        data = {"paper": chunk.paper, "markdown": chunk.markdown}
-        return respond(_chunk_model(chunk, data), chunk.markdown + tail)
+        else:
+            data = {"paper": chunk.paper, "markdown": chunk.markdown}
+        return respond(_chunk_model(chunk, data), chunk.markdown + sections.continuation(chunk))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_papers")
