@@ -6,11 +6,14 @@ origin, as chat hosts do) and plays the host's side of the postMessage protocol:
 `ui/notifications/initialized` it sends `ui/notifications/tool-input` and
 `ui/notifications/tool-result` with the case's real `tools/call` result. It resizes the iframe
 on `ui/notifications/size-changed` and logs every message the app sent in `window.hostLog`.
-`window.hostTheme(theme)` sends `ui/notifications/host-context-changed`.
+`window.hostTheme(theme)` sends `ui/notifications/host-context-changed`, and
+`window.hostContext(context)` sends it with any context (style variables, say). A case's
+`styles`, if any, go in the initial host context.
 
 `/app.html` is the app's HTML exactly as `resources/read` returned it, under the extension's
 restrictive default Content-Security-Policy (what a host applies when the resource declares no
-`_meta.ui.csp`).
+`_meta.ui.csp`). `/probe/{name}` answers 204 and records the name in `probes`: a request the app
+was tricked into making, on the one origin the CSP lets it load images from.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ const frame = document.getElementById("app");
 window.hostLog = [];
 function send(message) { frame.contentWindow.postMessage(Object.assign({jsonrpc: "2.0"}, message), "*"); }
 window.hostTheme = (theme) => send({method: "ui/notifications/host-context-changed", params: {theme}});
+window.hostContext = (params) => send({method: "ui/notifications/host-context-changed", params});
 window.addEventListener("message", (event) => {
   if (event.source !== frame.contentWindow) return;
   const m = event.data;
@@ -50,8 +54,8 @@ window.addEventListener("message", (event) => {
       protocolVersion: "2026-01-26",
       hostInfo: {name: "pwc-test-host", version: "1"},
       hostCapabilities: {},
-      hostContext: {theme: CASE.theme, displayMode: "inline", platform: "web",
-                    containerDimensions: {maxWidth: 1000}},
+      hostContext: Object.assign({theme: CASE.theme, displayMode: "inline", platform: "web",
+                    containerDimensions: {maxWidth: 1000}}, CASE.styles ? {styles: CASE.styles} : {}),
     }});
   } else if (m.method === "ui/notifications/initialized") {
     send({method: "ui/notifications/tool-input", params: {arguments: CASE.arguments}});
@@ -65,8 +69,11 @@ window.addEventListener("message", (event) => {
 """
 
 
-def host_app(app_html: str, cases: dict[str, dict[str, Any]]) -> Starlette:
-    """`cases`: name -> {"arguments": ..., "result": CallToolResult as JSON, "theme": ...}."""
+def host_app(
+    app_html: str, cases: dict[str, dict[str, Any]], probes: list[str] | None = None
+) -> Starlette:
+    """`cases`: name -> {"arguments": ..., "result": CallToolResult as JSON, "theme": ...,
+    optionally "styles": host context styles}; `probes` collects the names of probe requests."""
 
     async def host(request: Request) -> Response:
         case = cases.get(request.path_params["case"])
@@ -78,4 +85,15 @@ def host_app(app_html: str, cases: dict[str, dict[str, Any]]) -> Starlette:
     async def app(request: Request) -> Response:
         return HTMLResponse(app_html, headers={"Content-Security-Policy": APP_CSP})
 
-    return Starlette(routes=[Route("/host/{case}", host), Route("/app.html", app)])
+    async def probe(request: Request) -> Response:
+        if probes is not None:
+            probes.append(request.path_params["name"])
+        return Response(status_code=204)
+
+    return Starlette(
+        routes=[
+            Route("/host/{case}", host),
+            Route("/app.html", app),
+            Route("/probe/{name}", probe),
+        ]
+    )

@@ -10,6 +10,10 @@ on its own from the structured result: rows, points, the Pareto frontier, the be
 axis orientation (better is up), the timeline's steps; keyboard operation and the host's theme
 too. Screenshots go to the test's temporary directory (light and dark) for a human to look at.
 
+The host's style variables are data (issue #24): hostile ones (CSS escapes, `image-set()`, var()
+chains, names the app does not read) make no request and set nothing, while the allowed ones
+apply; the grammar is also checked value by value through the app's message handler.
+
 Needs Debian's `chromium` (`.ci/run` installs it): without it the test is skipped, and fails
 under CI=true like the other tests of external tools.
 """
@@ -212,7 +216,8 @@ async def press(devtools: Devtools, page: str, key: str) -> None:
     down: dict[str, Any] = {"type": "rawKeyDown"}
     if key == "Enter":  # a key with text: keyDown also sends the character, which activates
         down = {"type": "keyDown", "text": "\r", "unmodifiedText": "\r"}
-    for event in (down, {"type": "keyUp"}):
+    up: dict[str, Any] = {"type": "keyUp"}
+    for event in (down, up):
         event.update(key=key, code=key, windowsVirtualKeyCode=codes[key])
         await devtools.send("Input.dispatchKeyEvent", event, session=page)
 
@@ -332,3 +337,274 @@ async def test_the_app_renders_the_leaderboard_in_chromium(
                 if e["params"]["entry"]["level"] == "error"
             ]
             assert not errors, errors
+
+
+# -- the host's style variables are data: an allowlist of names, a grammar for each value -----
+
+ALLOWED_STYLES = {  # one of each grammar, as a host sends them
+    "--color-background-primary": "#123456",
+    "--color-text-primary": "rgb(250, 240, 230)",
+    "--color-border-primary": "light-dark(#010203, hsl(0 0% 90%))",
+    "--font-sans": '"Test Sans", Georgia, serif',
+    "--font-weight-semibold": "700",
+    "--border-radius-md": "3px",
+}
+APPLIED_STYLES = """(() => {
+  const root = document.documentElement, body = getComputedStyle(document.body);
+  const th = getComputedStyle(document.querySelector("#table thead th"));
+  const custom = [...root.style].filter((p) => p.startsWith("--"));
+  return {variables: Object.fromEntries(custom.map((p) => [p, root.style.getPropertyValue(p)])),
+    background: body.backgroundColor, backgroundImage: body.backgroundImage, color: body.color,
+    font: body.fontFamily, weight: th.fontWeight, border: th.borderBottomColor,
+    radius: getComputedStyle(document.getElementById("tip")).borderTopLeftRadius};
+})()"""
+
+
+def themed(theme: str) -> str:
+    """Resolves once the app has applied a host context with `theme` and painted twice."""
+    return f"""new Promise((resolve) => {{
+  const root = document.documentElement;
+  const painted = () => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
+  if (root.dataset.theme === {json.dumps(theme)}) return painted();
+  new MutationObserver((_, watcher) => {{
+    if (root.dataset.theme === {json.dumps(theme)}) {{ watcher.disconnect(); painted(); }}
+  }}).observe(root, {{attributes: true, attributeFilter: ["data-theme"]}});
+}})"""
+
+
+def style_attacks(origin: str) -> list[dict[str, Any]]:
+    """Host style variables that would each make the app request a probe URL of its own origin
+    (the one origin its CSP loads images from) or inject CSS: one host context each."""
+
+    def image(name: str) -> str:
+        return f'image-set("{origin}/probe/{name}" 1x)'
+
+    return [
+        {"--color-background-primary": f"u\\72l({origin}/probe/escaped-r)"},
+        {"--color-background-primary": f"\\75rl({origin}/probe/escaped-u)"},
+        {"--color-background-primary": f"url({origin}/probe/url)"},
+        {"--color-background-primary": image("image-set")},
+        {"--color-background-secondary": f"image-set(u\\72l({origin}/probe/nested) 1x)"},
+        {"--color-background-primary": f"{image('layer')}, #000"},
+        {"--color-background-primary": "expression(alert(1))"},
+        {"--probe-x": image("var-chain"), "--color-background-primary": "var(--probe-x)"},
+        {
+            "--color-background-secondary": image("var-allowed"),
+            "--color-background-primary": "var(--color-background-secondary)",
+        },
+        {"--color-background-primary": "#fff;background-image:" + image("semicolon")},
+        {"--color-background-primary": image("over-long") + " " * 300},
+        {"--font-sans": '"Long Family Name", ' * 20 + "serif"},  # grammatical, over-long
+        {"--c-bg": image("internal-name")},  # the app's own variables are not the host's
+        {"--c-panel": image("internal-panel")},
+        {"background-image": image("property")},
+    ]
+
+
+@pytest.mark.anyio
+async def test_host_style_variables_cannot_make_the_app_load_anything(
+    served: dict[str, Any], browser_binary: str, tmp_path: Path
+) -> None:
+    """Issue #24: escapes (`u\\72l(`), `image-set("…")`, var() chains, unknown names, over-long
+    values are all dropped; nothing is requested; the allowed colours, font, weight and radius
+    apply. A positive control at the end proves the probe would have seen a request."""
+    case = "imagenet"
+    probes: list[str] = []
+    initial = {
+        "variables": {
+            **ALLOWED_STYLES,
+            "--color-background-secondary": "image-set('/probe/initial' 1x)",
+        }
+    }
+    cases = {
+        case: {
+            "arguments": CASES[case][0],
+            "result": served["results"][case],
+            "theme": "light",
+            "styles": initial,
+        }
+    }
+    with (
+        serve_in_thread(
+            host_app(served["html"], cases, probes), name="test-host", lifespan="off"
+        ) as running,
+        chromium(browser_binary, tmp_path) as browser,
+    ):
+        async with Devtools.connect(browser) as devtools:
+            page, app = await open_app(devtools, running.origin, case)
+            theme = "light"
+            for variables in [*style_attacks(running.origin), {}]:
+                theme = "dark" if theme == "light" else "light"  # the mark that it was applied
+                context = {"theme": theme, "styles": {"variables": variables}}
+                await devtools.evaluate(f"window.hostContext({json.dumps(context)})", page)
+                assert await devtools.evaluate(themed(theme), app)
+            await devtools.evaluate("window.hostContext({theme: 'light'})", page)
+            assert await devtools.evaluate(themed("light"), app)
+            applied = await devtools.evaluate(APPLIED_STYLES, app)
+
+            # The positive control: a background image set by the test in the app's frame.
+            control = f"{running.origin}/probe/control"
+            await devtools.evaluate(
+                f"document.body.style.backgroundImage = 'image-set(\"{control}\" 1x)'", app
+            )
+            await devtools.wait_for(
+                "Network.requestWillBeSent", lambda e: e["params"]["request"]["url"] == control
+            )
+
+        assert probes == ["control"], sorted(set(probes))
+        requested = {
+            e["params"]["request"]["url"] for e in devtools.seen("Network.requestWillBeSent")
+        }
+        documents = {f"{running.origin}/host/{case}", f"{running.origin}/app.html"}
+        assert requested - documents == {control}, sorted(requested - documents)
+        # Only the allowed variables were set, and they apply.
+        assert applied["variables"] == ALLOWED_STYLES, applied["variables"]
+        assert applied["background"] == "rgb(18, 52, 86)" and applied["backgroundImage"] == "none"
+        assert applied["color"] == "rgb(250, 240, 230)"
+        assert applied["font"] == '"Test Sans", Georgia, serif'
+        assert applied["weight"] == "700" and applied["radius"] == "3px"
+        assert applied["border"] == "rgb(1, 2, 3)"  # light-dark(), light theme
+        assert not devtools.seen("Runtime.exceptionThrown")
+
+
+# (name, value, accepted): the app's filter, value by value, through its message handler.
+STYLE_GRAMMAR: list[tuple[str, Any, bool]] = [
+    *(
+        ("--color-text-secondary", value, True)
+        for value in (
+            "#abc",
+            "#abcd",
+            "#a1b2c3",
+            "#A1B2C3D4",
+            "rgb(1, 2, 3)",
+            "rgba(1,2,3,0.5)",
+            "rgb(10% 20% 30% / 50%)",
+            "hsl(210deg 40% 50%)",
+            "hsla(210, 40%, 50%, .5)",
+            "transparent",
+            "currentColor",
+            "white",
+            " #fff ",
+            "light-dark(#ffffff, #171717)",
+            "light-dark(rgb(1 2 3), hsl(0 0% 10%))",
+        )
+    ),
+    *(
+        ("--color-text-secondary", value, False)
+        for value in (
+            "u\\72l(x)",
+            "\\75rl(x)",
+            "url(x)",
+            'image-set("x" 1x)',
+            "expression(alert(1))",
+            "var(--x)",
+            "rgb(var(--x), 0, 0)",
+            "rgb(1, 2)",
+            "rgb(1, 2, 3, 4, 5)",
+            "rgb(1,,2,3)",
+            "rgb(calc(1), 2, 3)",
+            "#abcde",
+            "#ab",
+            "color-mix(in srgb, red, blue)",
+            "light-dark(var(--a), red)",
+            "light-dark(light-dark(#fff, #000), red)",
+            "red;background:red",
+            "red !important",
+            "env(safe-area-inset-top)",
+            "r\\ed",
+            "rebeccapurple",
+            "attr(data-x)",
+            "",
+            "red}body{color:red",
+            "#fff /**/",
+            7,
+        )
+    ),
+    *(
+        ("--font-sans", value, True)
+        for value in (
+            '"Segoe UI", system-ui, -apple-system, BlinkMacSystemFont, sans-serif',
+            "Inter",
+            "'Noto Sans', Arial",
+            "Times New Roman, serif",
+        )
+    ),
+    *(
+        ("--font-sans", value, False)
+        for value in (
+            'Arial, image-set("x" 1x)',
+            '"Seg\\6f e UI"',
+            "Arial;",
+            "local(Arial)",
+            "Arial,,serif",
+            '"Long Family Name", ' * 20 + "serif",
+            "a, " * 21 + "serif",
+            "var(--font-mono)",
+            '"unclosed, serif',
+        )
+    ),
+    *(("--font-weight-semibold", value, True) for value in ("600", "1000", "1")),
+    *(
+        ("--font-weight-semibold", value, False)
+        for value in ("bold", "600.5", "0", "1001", "calc(600)", "6\\30 0", 600)
+    ),
+    *(("--border-radius-sm", value, True) for value in ("4px", "0.5rem", "1em", "50%", "0")),
+    *(
+        ("--border-radius-sm", value, False)
+        for value in ("4", "4px 2px", "-1px", "1e3px", "calc(1px + 1px)", "4vh", "4p\\78")
+    ),
+    *(
+        (name, "#fff", False)  # names off the allowlist, even with a good value
+        for name in (
+            "--bg",
+            "--c-bg",
+            "--color-background-tertiary",
+            "--COLOR-TEXT-PRIMARY",
+            "background",
+            "color",
+            "__proto__",
+            "constructor",
+            "--x",
+        )  # fmt: skip
+    ),
+]
+GRAMMAR = """((cases) => {
+  const root = document.documentElement;
+  const deliver = (variables) => window.dispatchEvent(new MessageEvent("message", {
+    source: window.parent,
+    data: {jsonrpc: "2.0", method: "ui/notifications/host-context-changed",
+           params: {styles: {variables}}}}));
+  return cases.map(([name, value]) => {
+    root.style.removeProperty(name);
+    deliver({[name]: value});
+    return root.style.getPropertyValue(name);
+  });
+})"""
+
+
+@pytest.mark.anyio
+async def test_the_style_variable_grammar_value_by_value(
+    served: dict[str, Any], browser_binary: str, tmp_path: Path
+) -> None:
+    """Each name and value straight into the app's message handler (a MessageEvent from the
+    host's window): the allowed ones are set as given (trimmed), all others dropped."""
+    case = "imagenet"
+    cases = {
+        case: {"arguments": CASES[case][0], "result": served["results"][case], "theme": "light"}
+    }
+    with (
+        serve_in_thread(
+            host_app(served["html"], cases), name="test-host", lifespan="off"
+        ) as running,
+        chromium(browser_binary, tmp_path) as browser,
+    ):
+        async with Devtools.connect(browser) as devtools:
+            _, app = await open_app(devtools, running.origin, case)
+            table = [[name, value] for name, value, _ in STYLE_GRAMMAR]
+            got = await devtools.evaluate(f"{GRAMMAR}({json.dumps(table)})", app)
+    wrong = [
+        (name, value, result)
+        for (name, value, accepted), result in zip(STYLE_GRAMMAR, got, strict=True)
+        if result != (value.strip() if accepted else "")
+    ]
+    assert not wrong, wrong
