@@ -4,8 +4,8 @@ Each module that registers handlers lists the catalog routes it reads in a modul
 `ROUTES` tuple: the path pattern (`{ref}` may hold any text, slashes included; `{id}` is one
 segment), the JSON shape the route answers with (a list page or one object) and its freshness
 family. The server's cache derives its counter labels, shape checks and TTLs from these
-declarations (pwc_mcp/cache.py); tests/test_completeness.py fails when a command reads a route
-no module declares.
+declarations (pwc_mcp/cache_routes.py); tests/test_completeness.py fails when a command reads a
+route no module declares.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 LIST, OBJECT, ANY = "list", "object", "any"
+RESULTS = "results"  # an object whose `results` is a list (a bare array or `items` will not do)
 
 # Freshness families: how fast an answer goes stale (the server maps each to a TTL and a share
 # of the cache's entries and bytes).
@@ -26,7 +27,7 @@ GENERAL = "general"  # everything else: paper detail, evaluations, lineage, Mark
 @dataclass(frozen=True)
 class Route:
     path: str  # "papers/{ref}/related"; also the content-free counter label
-    shape: str  # LIST, OBJECT or ANY
+    shape: str  # LIST, RESULTS, OBJECT or ANY
     family: str
 
 

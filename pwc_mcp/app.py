@@ -36,7 +36,7 @@ from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
 from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
-from pwc_mcp.server import build_server  # noqa: E402
+from pwc_mcp.server import build_server, result_memo  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"
@@ -179,11 +179,15 @@ def create_app(
         if not direct_loopback(request.scope):
             return JSONResponse({"error": "not_found"}, status_code=404)
         stats = getattr(catalog.transport, "stats", None)
+        chunks = getattr(catalog.chunks, "stats", None)
+        memo = result_memo(mcp)
         return JSONResponse(
             {
                 "version": __version__,
                 "ready": readiness.ready,
                 "cache": stats() if callable(stats) else None,
+                "chunks": chunks() if callable(chunks) else None,
+                "memo": memo.stats() if memo is not None else None,
             },
             headers={"Cache-Control": "no-store"},
         )

@@ -18,27 +18,33 @@ Each route's family is declared with the route, in the `ROUTES` of its pwc_cli/c
 | general         | everything else (paper detail, related, lineage, datasets, evaluations, Markdown) | 300 s | 8/16: 256 | 9/16: 36 MiB |
 
 `ChunkCache` (immutable versioned Markdown chunks) is separate: 3600 s, 256 entries, 16 MiB.
+
+Fair shares: each cache admits a new key only over entries looked up less often
+(pwc_mcp/bounded_cache.py), and one call (a `reading()` block: every tool call and resource read
+of the server) may add at most 1/16 of a family's entries and bytes, 1/8 of the chunk cache's
+(one whole outline); what it reads beyond that is served, not stored. A call that fails because
+an answer had the wrong shape drops every entry it read, so no such answer outlives the call.
 """
 
 from __future__ import annotations
 
 import contextlib
-import re
-import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import from_json
 
-from pwc_cli.commands import load_all
 from pwc_cli.errors import HTTPStatusError, ResponseError, UpstreamShapeError, UpstreamTimeout
-from pwc_cli.routes import ANY, GENERAL, LIST, OBJECT, Route, collect
+from pwc_cli.routes import GENERAL, LIST, OBJECT, RESULTS
 from pwc_cli.transport import CatalogClient, Reply, canonical_request, encode_params
-from pwc_mcp.bounded_cache import BoundedTTLCache
+from pwc_mcp.bounded_cache import BoundedTTLCache, Budget
+from pwc_mcp.cache_routes import ROUTES, classify, route, ttl_family
+from pwc_mcp.reads import CURRENT, Read, Reads, allowance, answered_wrong, note
+
+__all__ = ["FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "Reads", "route", "ttl_family"]
 
 MiB = 1024 * 1024
 SHAPE_MESSAGE = "API returned an unexpected response shape"
@@ -51,76 +57,14 @@ FAMILIES: dict[str, tuple[float, int, int]] = {
     "public_metadata": (3600.0, 2, 1),
     "general": (300.0, 8, 9),
 }
+CALL_SHARE = 16  # one call adds at most 1/16 of a family cache's entries and bytes
+CHUNK_CALL_SHARE = 8  # and 1/8 of the chunk cache's: 32 chunks, the longest outline
 
 # hits/misses: cache lookups (misses include coalesced waiters); coalesced: waited on another
 # caller's identical upstream call; uncached: chunked raw reads that bypass the cache.
 _COUNTERS = ("hits", "misses", "coalesced", "uncached", "upstream_calls")
-
-
-def _declared() -> dict[str, Route]:
-    """The routes declared by the modules that register command handlers (pwc_cli.routes)."""
-    modules = sorted({handler.__module__ for handler in load_all().values()})
-    return collect(getattr(sys.modules[name], "ROUTES", ()) for name in modules)
-
-
-# Counter label (the declared path) → route; `{ref}` may hold anything, `{id}` one segment. Any
-# other path is labelled by its root ("tasks/*") or "other", shape ANY.
-ROUTES = _declared()
-_EXACT = {label.strip("/"): declared for label, declared in ROUTES.items() if "{" not in label}
-_PATTERNS = [
-    (
-        re.compile("^" + label.replace("{ref}", ".+").replace("{id}", "[^/]+").strip("/") + "$"),
-        declared,
-    )
-    for label, declared in ROUTES.items()
-    if "{" in label
-]
-_PATTERNS.sort(key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1].path)))  # .../related first
-
-
-def _root(path: str) -> str:
-    return path.strip("/").split("/", 1)[0]
-
-
-_ROOTS = {
-    root: {r.family for r in ROUTES.values() if _root(r.path) == root}
-    for root in map(_root, ROUTES)
-}
-# An undeclared path takes its root's family when every declared route under that root agrees.
-_ROOT_FAMILY = {
-    root: next(iter(families)) for root, families in _ROOTS.items() if len(families) == 1
-}
-
-
-def _match(path: str) -> Route | None:
-    if path in _EXACT:
-        return _EXACT[path]
-    for pattern, declared in _PATTERNS:
-        if pattern.match(path):
-            return declared
-    return None
-
-
-def _classify(path: str) -> tuple[str, str, str]:
-    """(counter label, expected JSON shape, TTL family) of an upstream path, matched once."""
-    p = path.strip("/")
-    declared = _match(p)
-    if declared is not None:
-        return declared.path, declared.shape, declared.family
-    root = _root(p)
-    label = f"{root}/*" if root in _ROOTS else "other"
-    return label, ANY, _ROOT_FAMILY.get(root, GENERAL)
-
-
-def ttl_family(path: str) -> str:
-    """Which TTL family (and so which cache) an upstream path belongs to."""
-    return _classify(path)[2]
-
-
-def route(path: str) -> tuple[str, str]:
-    """(content-free counter label, expected JSON shape) of an upstream path."""
-    label, shape, _ = _classify(path)
-    return label, shape
+# Why entries were dropped or never stored, summed over the caches (pwc_mcp/bounded_cache.py).
+_DROPS = ("evictions", "rejections", "over_budget")
 
 
 class ChunkCache(BoundedTTLCache):
@@ -136,6 +80,13 @@ class ChunkCache(BoundedTTLCache):
     ) -> None:
         super().__init__(ttl=ttl, max_entries=max_entries, max_bytes=max_bytes, clock=clock)
 
+    def set(
+        self, key: Hashable, value: Any, size: int, *, budget: Budget | None = None
+    ) -> int | None:
+        """As `BoundedTTLCache.set`, within the current call's share of the chunk cache."""
+        own = budget or allowance("chunks", self, CHUNK_CALL_SHARE)
+        return super().set(key, value, size, budget=own)
+
     @staticmethod
     def key(paper: str, content_version: str, offset: int, limit: int) -> tuple[str, str, int, int]:
         return (paper, content_version, offset, limit)
@@ -150,12 +101,12 @@ class _Miss:
 
 
 class _Flight:
-    __slots__ = ("done", "value", "stored", "error")
+    __slots__ = ("done", "value", "stamp", "error")
 
     def __init__(self) -> None:
         self.done = threading.Event()
         self.value: Any = None
-        self.stored = False
+        self.stamp: int | None = None  # of the stored answer; None when it was not stored
         self.error: BaseException | None = None
 
 
@@ -177,38 +128,18 @@ def _parse(body: bytes, shape: str) -> Any:
     except ValueError as exc:
         raise UpstreamShapeError("API returned invalid JSON") from exc
     if not isinstance(document, dict | list) or (
-        shape == OBJECT and not isinstance(document, dict)
+        shape in (OBJECT, RESULTS) and not isinstance(document, dict)
     ):
         raise UpstreamShapeError(SHAPE_MESSAGE)
+    if shape == RESULTS and not (
+        isinstance(document, dict) and isinstance(document.get("results"), list)
+    ):
+        raise UpstreamShapeError(LIST_MESSAGE)
     if shape == LIST and isinstance(document, dict):
         rows = document.get("results")
         if not isinstance(rows if rows is not None else document.get("items"), list):
             raise UpstreamShapeError(LIST_MESSAGE)
     return document
-
-
-@dataclass
-class Reads:
-    """The cache entries one call read (family, counter label, key, the stored object), for
-    pwc_mcp.memo; `cacheable` turns false when the call read anything the cache did not keep."""
-
-    entries: list[tuple[str, str, str, Any]] = field(default_factory=list)
-    cacheable: bool = True
-    bytes: int = 0
-
-
-_READS: ContextVar[Reads | None] = ContextVar("pwc_cache_reads", default=None)
-
-
-def _note(family: str, label: str, key: str, value: Any, stored: bool) -> None:
-    reads = _READS.get()
-    if reads is None:
-        return
-    if not stored:
-        reads.cacheable = False
-        return
-    reads.entries.append((family, label, key, value))
-    reads.bytes += len(value) if isinstance(value, bytes) else 1024
 
 
 class CachedCatalog:
@@ -238,7 +169,7 @@ class CachedCatalog:
         self._counters: dict[str, dict[str, Any]] = {}
 
     def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
-        label, shape, family = _classify(path)
+        label, shape, family = classify(path)
 
         parsed: list[Any] = []  # the leader's own parse of the body it fetched
 
@@ -256,7 +187,7 @@ class CachedCatalog:
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
         """Raw reply: a whole-document read (no params) is cached; a chunked read (params) is not."""
-        label, _, family = _classify(path)
+        label, _, family = classify(path)
         pairs = encode_params(params)
         if pairs:
             return self._uncached(label, path, params)
@@ -272,25 +203,39 @@ class CachedCatalog:
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Reads]:
-        """Record every cache entry read inside the block (this context and the worker threads
-        it hands to), for a result that may be reused while they stay current."""
+        """One call: record every cache entry read inside the block (this context and the
+        worker threads it hands to), for a result that may be reused while they stay current,
+        and hold what the block adds to the caches to the call's share. A block that fails on an
+        answer of the wrong shape forgets what it read: whichever answer it was, it is not
+        served again (a handler may check more than the route's declared shape)."""
         reads = Reads()
-        token = _READS.set(reads)
+        token = CURRENT.set(reads)
         try:
             yield reads
+        except BaseException as error:
+            if answered_wrong(error):
+                self.forget(reads.entries)
+            raise
         finally:
-            _READS.reset(token)
+            CURRENT.reset(token)
 
-    def still_current(self, reads: Reads) -> bool:
-        """Whether every entry in `reads` is still the one cached under its key; if so each
-        counts as the cache hit it stands for."""
+    def still_current(self, entries: Sequence[Read]) -> bool:
+        """Whether every entry read is still the one cached under its key; if so each counts
+        as the cache hit it stands for."""
         with self._lock:
-            for family, _, key, value in reads.entries:
-                if self.caches[family].get(key) is not value:
+            for family, _, key, stamp in entries:
+                found = self.caches[family].lookup(key)
+                if found is None or found[1] != stamp:
                     return False
-            for _, label, _, _ in reads.entries:
+            for _, label, _, _ in entries:
                 self._count(label, "hits")
         return True
+
+    def forget(self, entries: Sequence[Read]) -> None:
+        """Drop each entry read that is still the one cached under its key."""
+        with self._lock:
+            for family, _, key, stamp in entries:
+                self.caches[family].discard(key, stamp)
 
     def stats(self) -> dict[str, Any]:
         """Content-free counters: totals, per path family, and per cache."""
@@ -302,7 +247,7 @@ class CachedCatalog:
         totals = {name: sum(c[name] for c in families.values()) for name in _COUNTERS}
         return {
             **totals,
-            "evictions": sum(c["evictions"] for c in caches.values()),
+            **{name: sum(c[name] for c in caches.values()) for name in _DROPS},
             "families": families,
             "caches": caches,
         }
@@ -319,7 +264,7 @@ class CachedCatalog:
             counters["status"][status] = counters["status"].get(status, 0) + 1
 
     def _uncached(self, label: str, path: str, params: Mapping[str, Any] | None) -> Reply:
-        _note(GENERAL, label, "", None, stored=False)
+        note(GENERAL, label, "", None)
         with self._lock:
             self._count(label, "uncached")
         try:
@@ -347,11 +292,11 @@ class CachedCatalog:
         """
         cache = self.caches[family]
         with self._lock:
-            value = cache.get(key)
-            if value is not None:
+            found = cache.lookup(key)
+            if found is not None:
                 self._count(label, "hits")
-                _note(family, label, key, value, stored=True)
-                return value
+                note(family, label, key, found[1])
+                return found[0]
             self._count(label, "misses")
             flight = self._flights.get(key)
             leader = flight is None
@@ -362,31 +307,33 @@ class CachedCatalog:
         if not leader:
             flight.done.wait()
             if flight.error is not None:
-                _note(family, label, key, None, stored=False)
+                note(family, label, key, None)
                 raise flight.error
-            _note(family, label, key, flight.value, stored=flight.stored)
+            note(family, label, key, flight.stamp)
             return flight.value
         try:
             value, size, status = fetch()
         except BaseException as exc:
             with self._lock:
                 self._count(label, "upstream_calls", _status_label(exc))
-                miss = None
+                stamp = None
                 if cache_404 and isinstance(exc, HTTPStatusError) and exc.status == 404:
                     miss = _Miss(404, exc.detail)
-                    cache.set(key, miss, len(exc.detail.encode()) + 64)
+                    share = allowance(family, cache, CALL_SHARE)
+                    stamp = cache.set(key, miss, len(exc.detail.encode()) + 64, budget=share)
                 # A caller may recover from the failure: its result depends on it.
-                _note(family, label, key, miss, stored=miss is not None)
+                note(family, label, key, stamp)
                 flight.error = exc
                 del self._flights[key]
             flight.done.set()
             raise
         with self._lock:
             self._count(label, "upstream_calls", status)
+            stamp = None
             if size is not None:
-                cache.set(key, value, size)
-            flight.value, flight.stored = value, size is not None
-            _note(family, label, key, value, stored=size is not None)
+                stamp = cache.set(key, value, size, budget=allowance(family, cache, CALL_SHARE))
+            flight.value, flight.stamp = value, stamp
+            note(family, label, key, stamp)
             del self._flights[key]
         flight.done.set()
         return value

@@ -8,23 +8,34 @@ expires or is replaced, the next call recomputes. A repeated call therefore skip
 validation, the worker-thread hop, the handler and the projections, and still never returns
 anything a fresh call could not (docs/decisions.md, "Remembered tool results").
 
-Only successes are kept (errors are recomputed, so a transient failure is never pinned), the
-key is the tool name plus the canonical JSON of the arguments (injective: no two argument sets
-share a key), and the store is bounded by entries and bytes like every other cache. The caller
-runs the admission checks (rate and semantic budgets) before it asks, so a remembered answer
-costs a client exactly what a computed one does.
+Only whole successes are kept: errors are recomputed, and so is a result any part of which was
+degraded (a lookup skipped at the deadline, a scan cut short: pwc_cli.degraded), so a transient
+failure is never pinned. The key is the tool name plus the canonical JSON of the arguments
+(injective: no two argument sets share a key). The caller runs the admission checks (rate and
+semantic budgets) before it asks, so a remembered answer costs a client what a computed one does.
+
+An entry holds its result compactly: the text blocks, and the structured content as JSON bytes
+that every hit parses afresh (so no two callers share a mutable object). It is sized by what it
+holds itself (those bytes, the texts, the keys of the entries it read, a fixed overhead), never
+by the catalog bodies it read: the catalog's cache holds and counts those, once.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from fastmcp.tools import ToolResult
+from mcp.types import ContentBlock
+from pydantic_core import from_json, to_json
 
+from pwc_cli import degraded
 from pwc_mcp.bounded_cache import BoundedTTLCache
-from pwc_mcp.cache import CachedCatalog, Reads
+from pwc_mcp.cache import CachedCatalog
+from pwc_mcp.reads import Read, Reads
 
 # Arguments longer than this (in canonical JSON) are not worth a key; their calls just run.
 MAX_KEY_CHARS = 4096
@@ -32,6 +43,21 @@ MAX_KEY_CHARS = 4096
 TTL = 3600.0
 # `read_paper` signs a cursor that expires: the same arguments must get a fresh cursor.
 UNREMEMBERED = frozenset({"read_paper"})
+# Bytes an entry holds besides its texts, JSON and keys (measured with tracemalloc): the entry
+# and the store's bookkeeping; each content block object; each tuple of the list of reads.
+ENTRY_OVERHEAD = 768
+BLOCK_OVERHEAD = 512
+READ_OVERHEAD = 128
+# Why a computed result was not kept (content-free: counted for /metrics).
+REFUSALS = ("degraded", "uncacheable", "too_big", "not_admitted")
+
+
+@dataclass(frozen=True, slots=True)
+class _Remembered:
+    content: tuple[ContentBlock, ...]
+    structured: bytes | None  # JSON
+    meta: bytes | None  # JSON
+    reads: tuple[Read, ...]
 
 
 class ResultMemo:
@@ -46,6 +72,7 @@ class ResultMemo:
         self.store = BoundedTTLCache(
             ttl=TTL, max_entries=max_entries, max_bytes=max_bytes, clock=catalog.clock
         )
+        self.counts = dict.fromkeys(("served", "stored", *REFUSALS), 0)
 
     @staticmethod
     def key(tool: str, arguments: Mapping[str, Any] | None) -> str | None:
@@ -61,35 +88,74 @@ class ResultMemo:
 
     async def result(self, key: str | None, compute: Callable[[], Awaitable[ToolResult]]) -> Any:
         """The remembered result for `key` while its catalog entries are current, else
-        `compute()` under a read record, remembered when it succeeds on cached entries only."""
-        if key is None:
-            return await compute()
-        remembered = self.store.get(key)
-        if remembered is not None:
-            result, reads = remembered
-            if self.catalog.still_current(reads):
-                return _copy(result)
-        with self.catalog.reading() as reads:
+        `compute()` as one call of the catalog (its reads recorded, its additions to the caches
+        held to its share), remembered when it succeeds whole on cached entries only."""
+        if key is not None:
+            found = self.store.lookup(key)
+            if found is not None:
+                remembered, stamp = found
+                if self.catalog.still_current(remembered.reads):
+                    self.counts["served"] += 1
+                    return _rebuilt(remembered)
+                self.store.discard(key, stamp)  # made from answers the cache no longer holds
+        with self.catalog.reading() as reads, degraded.watch() as reasons:
             result = await compute()
-        # A result that read nothing has nothing to be checked against: it is not kept.
-        if reads.cacheable and reads.entries and isinstance(result, ToolResult):
-            self.store.set(key, (result, reads), _size(result, reads))
-            return _copy(result)
+        if key is not None:
+            self.counts[self._remember(key, result, reads, bool(reasons))] += 1
         return result
 
+    def stats(self) -> dict[str, Any]:
+        """Content-free counters: results served from the memo, stored, refused (and why)."""
+        return {
+            "served": self.counts["served"],
+            "stored": self.counts["stored"],
+            "refused": {reason: self.counts[reason] for reason in REFUSALS},
+            "store": self.store.stats(),
+        }
 
-def _copy(result: ToolResult) -> ToolResult:
-    """A new envelope per caller: FastMCP may set fields on the one it is given."""
-    return ToolResult(
-        content=list(result.content),
-        structured_content=result.structured_content,
-        meta=result.meta,
+    def _remember(self, key: str, result: Any, reads: Reads, was_degraded: bool) -> str:
+        """Store `result` if it may be reused; what happened to it, as a counter name."""
+        if was_degraded:
+            return "degraded"
+        # A result that read nothing has nothing to be checked against: it is not kept.
+        if not (reads.cacheable and reads.entries and isinstance(result, ToolResult)):
+            return "uncacheable"
+        try:
+            entry = _Remembered(
+                tuple(result.content),
+                _json(result.structured_content),
+                _json(result.meta),
+                tuple(reads.entries),
+            )
+        except ValueError:  # not JSON: nothing to parse afresh for the next caller
+            return "uncacheable"
+        size = _size(key, entry)
+        if size > self.store.max_bytes:
+            return "too_big"
+        return "not_admitted" if self.store.set(key, entry, size) is None else "stored"
+
+
+def _json(value: Any) -> bytes | None:
+    return None if value is None else to_json(value)
+
+
+def _rebuilt(entry: _Remembered) -> ToolResult:
+    """A new result per caller, its structured content parsed from the stored JSON (already
+    JSON, so the constructor's conversion, a second deep copy, is skipped)."""
+    return ToolResult.model_construct(
+        content=list(entry.content),
+        structured_content=None if entry.structured is None else from_json(entry.structured),
+        meta=None if entry.meta is None else from_json(entry.meta),
+        is_error=False,
     )
 
 
-def _size(result: ToolResult, reads: Reads) -> int:
-    """Bytes held, over-estimated without serialising anything: three times the texts and the
-    catalog bodies the result was made from (its structured content is a projection of those
-    bodies with `data` capped at 25 rows; Python objects take a few times their JSON size)."""
-    text = sum(len(getattr(block, "text", "") or "") for block in result.content)
-    return 3 * (text + reads.bytes) + 512
+def _size(key: str, entry: _Remembered) -> int:
+    """Bytes the entry holds itself (the catalog bodies it was made from are the cache's)."""
+    blocks = sum(
+        BLOCK_OVERHEAD + sys.getsizeof(getattr(block, "text", None) or getattr(block, "data", ""))
+        for block in entry.content
+    )
+    reads = sum(READ_OVERHEAD + sys.getsizeof(read[2]) for read in entry.reads)
+    held = sum(sys.getsizeof(part) for part in (entry.structured, entry.meta) if part is not None)
+    return ENTRY_OVERHEAD + sys.getsizeof(key) + blocks + reads + held

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -106,8 +107,10 @@ class ToolCalls(Middleware):
         2026-07-28 and the SDK's own), an argument the tools refuse is invalid params. Only
         upstream failures stay internal errors, in the tools' words."""
         uri = str(context.message.uri)
+        # one call of the catalog, like a tool call: its additions held to its share
+        call = self.memo.catalog.reading() if self.memo else contextlib.nullcontext()
         try:
-            with deadline.within(self.call_timeout, self.clock):
+            with deadline.within(self.call_timeout, self.clock), call:
                 return await call_next(context)
         except NotFoundError:
             raise resource_not_found(uri, "no pwc:// resource template matches it") from None
@@ -135,6 +138,12 @@ class ToolCalls(Middleware):
             raise MCPError(
                 INVALID_PARAMS, "invalid params: a required argument is missing; see prompts/list"
             ) from None
+
+
+def result_memo(mcp: FastMCP) -> ResultMemo | None:
+    """The server's remembered tool results (for /metrics), if it has them."""
+    layers = [m for m in mcp.middleware if isinstance(m, ToolCalls)]
+    return layers[0].memo if layers else None
 
 
 def resource_not_found(uri: str, reason: str) -> MCPError:

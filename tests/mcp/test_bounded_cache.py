@@ -1,4 +1,5 @@
-"""The cachetools-backed storage under the server's caches: what it drops, and why it counts."""
+"""The storage under the server's caches (cachetools' TTLCache, admission by frequency): what it
+drops, and why it counts."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def test_both_bounds_evict_least_recently_used_first() -> None:
     for key in "abc":
         cache.set(key, key, 30)
     assert cache.get("a") == "a"  # "b" is now the least recently used
+    cache.get("d")  # looked up more often than "b" and "c" (never), so it may displace them
     cache.set("d", "d", 50)  # needs two places by bytes: "b", then "c"
     assert [cache.get(k) for k in "abcd"] == ["a", None, None, "d"]
     assert (cache.entries, cache.bytes, cache.evictions) == (2, 80, 2)
@@ -59,4 +61,6 @@ def test_both_bounds_evict_least_recently_used_first() -> None:
         "max_bytes": 100,
         "evictions": 2,
         "expirations": 0,
+        "rejections": 0,
+        "over_budget": 0,
     }

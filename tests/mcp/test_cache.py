@@ -244,17 +244,23 @@ def test_a_miss_parses_the_answer_once_and_a_hit_parses_afresh(mock, catalog, mo
     assert len(parses) == 2 and first == second == DOC and first is not second
 
 
-def test_entry_ceiling_evicts_least_recently_used(clock) -> None:
+def test_entry_ceiling_evicts_least_recently_used_for_a_more_frequent_key(clock) -> None:
+    # Admission by frequency (pwc_mcp/bounded_cache.py) changed this from plain LRU: a full
+    # cache evicts its least recently used entry only for a key looked up more often.
     cache = BoundedTTLCache(ttl=60, max_entries=3, max_bytes=1000, clock=clock)
     for key in "abc":
+        cache.get(key)  # the miss before each store, as CachedCatalog has it
         cache.set(key, key.upper(), 10)
-    assert cache.get("a") == "A"  # refresh "a": "b" is now the oldest
-    cache.set("d", "D", 10)
-    cache.set("e", "E", 10)
-    assert [cache.get(k) for k in "abcde"] == ["A", None, None, "D", "E"]
-    assert (cache.entries, cache.bytes, cache.evictions) == (3, 30, 2)
+    assert cache.get("a") == "A"  # refresh "a": "b" is now the least recently used
+    cache.get("d")
+    cache.get("d")
+    assert cache.set("d", "D", 10) is not None  # looked up twice: displaces "b" (once)
+    cache.get("e")
+    assert cache.set("e", "E", 10) is None  # once, no more than "c": refused
+    assert [cache.get(k) for k in "abcde"] == ["A", None, "C", "D", None]
+    assert (cache.entries, cache.bytes, cache.evictions, cache.rejections) == (3, 30, 1, 1)
     cache.set("d", "D2", 20)  # replacing a key is not an eviction
-    assert (cache.entries, cache.bytes, cache.evictions) == (3, 40, 2)
+    assert (cache.entries, cache.bytes, cache.evictions) == (3, 40, 1)
     clock.now += 60
     assert (cache.entries, cache.bytes, cache.get("a")) == (0, 0, None)
 
@@ -263,6 +269,7 @@ def test_byte_ceiling_and_oversized_values(clock) -> None:
     cache = BoundedTTLCache(ttl=60, max_entries=100, max_bytes=100, clock=clock)
     cache.set("a", b"x", 40)
     cache.set("b", b"x", 40)
+    cache.get("c")  # looked up more often than "a", the least recently used
     cache.set("c", b"x", 40)
     assert (cache.entries, cache.bytes, cache.evictions, cache.get("a")) == (2, 80, 1, None)
     cache.set("huge", b"x", 101)
@@ -284,8 +291,10 @@ def test_general_cache_stays_under_its_byte_ceiling(mock, clock) -> None:
     for n in range(8):
         assert catalog.get_json(f"papers/{n}")["id"].endswith(f"/{n}")
         assert general.bytes <= general.max_bytes
-    assert general.entries == 2 and general.evictions == 6
-    assert catalog.stats()["evictions"] == 6
+    # each paper was looked up once, like the two stored: refused, not evicting (admission by
+    # frequency; plain LRU evicted six)
+    assert general.entries == 2 and general.rejections == 6 and general.evictions == 0
+    assert catalog.stats()["rejections"] == 6
     assert catalog.stats()["caches"]["general"]["bytes"] == general.bytes > 3 * MiB
 
 
@@ -295,7 +304,10 @@ def test_family_entry_ceiling_through_the_catalog(mock, clock) -> None:
     assert catalog.caches["search"].max_entries == 2
     for query in ("a", "b", "c", "c", "a"):
         catalog.get_json("papers/search", {"q": query})
-    assert upstream.call_count == 4 and catalog.caches["search"].evictions == 2
+    # Admission by frequency: "c" is stored on its second lookup (it then displaces "a", and
+    # "a", asked again, displaces "b"); plain LRU stored it on the first and made 4 calls.
+    search = catalog.caches["search"]
+    assert upstream.call_count == 5 and (search.evictions, search.rejections) == (2, 1)
 
 
 def test_raw_reads_whole_documents_cached_chunks_not(mock, clock, catalog) -> None:

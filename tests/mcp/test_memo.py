@@ -132,18 +132,23 @@ async def test_read_paper_is_never_remembered(fresh: Client, sample: RunningCata
     assert sample.stats.total() > before
 
 
-async def test_a_caller_cannot_change_what_the_next_caller_gets(fresh: Client) -> None:
-    arguments = TOOL_EXAMPLES["get_paper_info"][0]
-    await call(fresh, "get_paper_info", **arguments)
-    memo = memo_of(fresh)
-    key = ResultMemo.key("get_paper_info", arguments)
-    assert key is not None
-    stored, _ = memo.store.get(key)
-    snapshot = copy.deepcopy(stored.structured_content)
-    structured, _ = await call(fresh, "get_paper_info", **arguments)
-    structured["paper"]["title"] = "changed by the caller"
-    await call(fresh, "get_paper_info", **arguments)
-    assert stored.structured_content == snapshot
+async def test_a_caller_cannot_change_what_the_next_caller_gets(sample: RunningCatalog) -> None:
+    memo = ResultMemo(CachedCatalog(CatalogClient(sample.url, timeout=25.0)))
+    fresh = {"paper": {"title": "Attention Is All You Need", "tasks": ["Translation"]}}
+
+    async def compute() -> ToolResult:
+        await anyio.to_thread.run_sync(lambda: memo.catalog.get_json("tasks/", {"page": 1}))
+        return ToolResult(content=[TextContent(type="text", text="t")], structured_content=fresh)
+
+    key = ResultMemo.key("get_paper_info", {"paper": "1706.03762"})
+    snapshot = copy.deepcopy(fresh)
+    await memo.result(key, compute)
+    fresh["paper"]["title"] = "changed by the first caller"
+    first = await memo.result(key, compute)
+    first.structured_content["paper"]["tasks"].append("changed by the second caller")
+    again = await memo.result(key, compute)
+    assert again.structured_content == snapshot
+    assert memo.counts["served"] == 2
 
 
 async def test_distinct_calls_cannot_grow_the_memo_past_its_bound(
@@ -163,8 +168,9 @@ async def test_distinct_calls_cannot_grow_the_memo_past_its_bound(
 
     for page in range(1, 40):  # a client varying its arguments to fill the memo
         await memo.result(ResultMemo.key("list_tasks", {"page": page}), compute(page))
-    assert memo.store.evictions > 0 and memo.store.entries >= 1
-    assert memo.store.bytes <= 64 * 1024
+    store = memo.store
+    assert store.evictions + store.rejections > 0 and store.entries >= 1
+    assert store.bytes <= 64 * 1024
 
 
 def test_huge_or_unencodable_arguments_get_no_key() -> None:
