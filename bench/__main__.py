@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import cost, load, report, scenarios, servers
+from bench import cost, load, merging, outline, report, scenarios, servers
 from bench.load import Sample
 from pwc_mcp.examples import MEASURED
 from pwc_mcp.sample import start_sample_catalog
@@ -286,6 +286,8 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
                 )
             results["startup"]["pwc-mcp"].append(results["memory"]["startup_s"])
             results["cost"] = cost.run(logs)  # the worst allowed get_benchmark call
+            results["outline"] = outline.run()  # hostile headings beside normal ones
+            results["merging"] = merging.run()  # a one-key board beside distinct rows
             if not args.no_profile:
                 print("profiling the hot path ...", flush=True)
                 results["profile"] = profile(

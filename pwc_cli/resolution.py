@@ -24,6 +24,7 @@ from pwc_cli.references import (
     row_reference,
     strip_version,
 )
+from pwc_cli.suggest import CLOSEST_SHOWN, gather, keyword_queries, rank
 from pwc_cli.text import tsv_escape
 from pwc_cli.transport import entity_segment, paper_segment
 
@@ -38,9 +39,11 @@ def _label(row: dict[str, Any]) -> str:
     return f"{tsv_escape(title)} ({row_reference(row) or 'unknown ID'})"
 
 
-def search_titles(client: Any, parsed: ParsedReference) -> list[dict[str, Any]]:
-    """One keyword search for the candidate title (the slug's words for a PwC URL)."""
-    query = parsed.slug.replace("-", " ") if parsed.slug else parsed.text
+def _query(parsed: ParsedReference) -> str:
+    return parsed.slug.replace("-", " ") if parsed.slug else parsed.text
+
+
+def _keyword_search(client: Any, query: str) -> list[dict[str, Any]]:
     payload = client.get_json(
         "papers/search",
         {"q": query, "page": 1, "page_size": TITLE_SEARCH_PAGE_SIZE, "mode": "keyword"},
@@ -49,7 +52,38 @@ def search_titles(client: Any, parsed: ParsedReference) -> list[dict[str, Any]]:
     return rows
 
 
+def search_titles(client: Any, parsed: ParsedReference) -> list[dict[str, Any]]:
+    """One keyword search for the candidate title (the slug's words for a PwC URL)."""
+    return _keyword_search(client, _query(parsed))
+
+
+class TitleMiss(NotFoundError):
+    """No catalog title matches; `suggested` names the closest ones, asked for only when the
+    answer is a miss (public metadata may still know the paper)."""
+
+    def __init__(self, parsed: ParsedReference, rows: list[dict[str, Any]]) -> None:
+        super().__init__(f"Paper title not found: {tsv_escape(parsed.text)}")
+        self.parsed, self.rows = parsed, rows
+
+    def suggested(self, client: Any) -> str:
+        """The message with up to three titles most like the one asked for: from the search
+        in hand, or when none is alike from a few keyword searches leaving a word out."""
+
+        def title(row: dict[str, Any]) -> str:
+            return str(row.get("title") or "")
+
+        typed = _query(self.parsed)
+        found = gather(
+            typed, self.rows, lambda q: _keyword_search(client, q), title, keyword_queries
+        )
+        once = {(title(r), row_reference(r)): r for r in found}.values()  # a paper once
+        closest = [_label(r) for r in rank(typed, once, title, CLOSEST_SHOWN)]
+        return str(self) + (f"; closest results: {'; '.join(closest)}" if closest else "")
+
+
 def resolve_title(client: Any, parsed: ParsedReference) -> str:
+    """The reference of the one catalog paper with this title; else AmbiguousError or a
+    TitleMiss."""
     rows = search_titles(client, parsed)
     matches = match_title(rows, parsed)
     shown = tsv_escape(parsed.text)
@@ -59,10 +93,7 @@ def resolve_title(client: Any, parsed: ParsedReference) -> str:
         raise AmbiguousError(
             f"Paper title is ambiguous: {shown}; " + "; ".join(_label(r) for r in matches)
         )
-    closest = "; ".join(_label(r) for r in rows[:3])
-    raise NotFoundError(
-        f"Paper title not found: {shown}" + (f"; closest results: {closest}" if closest else "")
-    )
+    raise TitleMiss(parsed, rows)
 
 
 # --- the public-metadata fallback (papers outside the catalog) -------------------------------
@@ -172,11 +203,9 @@ def resolve_or_metadata(client: Any, raw: str) -> tuple[str | None, dict[str, An
         return parsed.identifier, None
     try:
         return resolve_title(client, parsed), None
-    except AmbiguousError:
-        raise
-    except NotFoundError as catalog_miss:
+    except TitleMiss as catalog_miss:
         if parsed.slug:
-            raise
+            raise NotFoundError(catalog_miss.suggested(client)) from None
         try:
             entry = public_metadata(client, parsed.text, title=True)
         except MetadataMiss as miss:
@@ -185,7 +214,7 @@ def resolve_or_metadata(client: Any, raw: str) -> tuple[str | None, dict[str, An
                 if miss.unavailable
                 else f"title also tried in public metadata ({METADATA_SOURCES})"
             )
-            raise NotFoundError(f"{catalog_miss}; {tail}") from None
+            raise NotFoundError(f"{catalog_miss.suggested(client)}; {tail}") from None
     mapped = _catalog_reference(entry)
     if mapped:
         return mapped, None

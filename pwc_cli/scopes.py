@@ -17,7 +17,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.leaderboard import metric_direction, metric_value
+from pwc_cli.directions import Directions
+from pwc_cli.leaderboard import metric_direction
+from pwc_cli.metrics import metric_value
 
 ScopeKey = tuple[str, str]  # (dataset_id, task_id); "" where the catalog gave none
 
@@ -59,10 +61,17 @@ def primary_metric(rows: Iterable[dict[str, Any]]) -> str | None:
     return reported.most_common(1)[0][0] if reported else None
 
 
-def _within_scope(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _direction(metric: str | None, directions: Directions | None) -> str | None:
+    if metric is None:
+        return None
+    return directions.of(metric) if directions is not None else metric_direction(metric)
+
+
+def _within_scope(rows: list[dict[str, Any]], directions: Directions | None) -> list[dict[str, Any]]:
     metric = primary_metric(rows)
-    sign = -1.0 if metric and metric_direction(metric) == "lower" else 1.0
-    known = metric is not None and metric_direction(metric) is not None
+    direction = _direction(metric, directions)
+    sign = -1.0 if direction == "lower" else 1.0
+    known = direction is not None
 
     def order(row: dict[str, Any]) -> tuple[Any, ...]:
         rank = row["rank_scopes"][0].get("rank")
@@ -80,7 +89,9 @@ def _within_scope(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def order_by_scope(
-    rows: Sequence[dict[str, Any]], benchmarks: Sequence[str] = ()
+    rows: Sequence[dict[str, Any]],
+    benchmarks: Sequence[str] = (),
+    directions: Directions | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Rows grouped by benchmark (in `benchmarks` order, then first appearance), within each
     benchmark by task scope (most rows first; first appearance breaks a tie), each scope by
@@ -109,11 +120,13 @@ def order_by_scope(
         if keys:
             main[dataset] = keys[0][1]
         for key in keys:
-            ordered.extend(_within_scope(groups[key]))
+            ordered.extend(_within_scope(groups[key], directions))
     return ordered, main
 
 
-def scope_summary(rows: Sequence[dict[str, Any]], main: dict[str, str]) -> list[dict[str, Any]]:
+def scope_summary(
+    rows: Sequence[dict[str, Any]], main: dict[str, str], directions: Directions | None = None
+) -> list[dict[str, Any]]:
     """One entry per task scope the rows are listed under, in order of first appearance:
     which task, whether it is its benchmark's main scope, its primary metric and direction,
     and how many of `rows` it holds."""
@@ -138,7 +151,7 @@ def scope_summary(rows: Sequence[dict[str, Any]], main: dict[str, str]) -> list[
         metric = primary_metric(listed[key])
         entry |= {
             "primary_metric": metric,
-            "direction": metric_direction(metric) if metric else None,
+            "direction": _direction(metric, directions),
             "count": len(listed[key]),
         }
     return list(summary.values())

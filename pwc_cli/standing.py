@@ -22,12 +22,16 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from pwc_cli import deadline
+from pwc_cli import deadline, degraded
 from pwc_cli.commands import Catalog
-from pwc_cli.commands.benchmarks import SCAN_LIMIT, SCAN_PAGE_SIZE
 from pwc_cli.commands.common import extract_rows
+from pwc_cli.directions import Directions, board_directions
 from pwc_cli.errors import HTTPStatusError, PwcError, ResponseError, UpstreamTimeout
-from pwc_cli.leaderboard import merge_key, merge_rows, metric_direction, metric_value
+from pwc_cli.merging import merge_key, merge_rows
+from pwc_cli.metrics import metric_value
+from pwc_cli.scan import INCOMPLETE
+from pwc_cli.scan import MAX_ROWS as SCAN_LIMIT
+from pwc_cli.scan import PAGE_SIZE as SCAN_PAGE_SIZE
 from pwc_cli.scopes import primary_metric, scopes_of
 from pwc_cli.transport import entity_segment
 
@@ -37,7 +41,6 @@ RESERVE_SECONDS = 5.0  # no lookup starts with less than this left of the call's
 DEADLINE = "deadline reached"
 NOT_REPORTED = "metric not reported"
 DIRECTION_UNKNOWN = "direction unknown"
-INCOMPLETE = "bounded scan incomplete"
 NO_BENCHMARK = "no benchmark"
 
 
@@ -56,6 +59,8 @@ class Board:
     complete: bool = False
     failure: str | None = None
     merged: list[dict[str, Any]] = field(default_factory=list)
+    directions: Directions = field(default_factory=Directions)
+    stalled: bool = False  # a page added no rows: the scan ends there, incomplete
     # scope() per task ID: every paper row of one scope is compared against the same rows
     _scopes: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
@@ -96,15 +101,20 @@ def _read_page(client: Catalog, board: Board) -> None:
     if board.pages == 0:
         board.total = total
     board.pages += 1
-    board.rows.extend(rows)
-    # the benchmark scan's stopping rule (pwc_cli.commands.benchmarks)
-    board.complete = board.total is None or len(board.rows) >= board.total or not rows
+    seen = {r.get("id") for r in board.rows if r.get("id") is not None}
+    fresh = [r for r in rows if r.get("id") is None or r.get("id") not in seen]
+    board.rows.extend(fresh)
+    # the benchmark scan's stopping rules (pwc_cli.scan): the total reached, or a page that
+    # adds nothing, which ends the scan without completing it
+    board.complete = board.total is None or len(board.rows) >= board.total
+    board.stalled = not board.complete and not fresh
 
 
 def _scannable(board: Board) -> bool:
     return (
         board.failure is None
         and not board.complete
+        and not board.stalled
         and board.total is not None
         and board.total <= SCAN_LIMIT
         and len(board.rows) < SCAN_LIMIT
@@ -140,6 +150,11 @@ def look_up(client: Catalog, dataset_ids: list[str]) -> dict[str, Board]:
                 break
     for board in boards.values():
         board.merged = merge_rows(board.rows)
+        board.directions = board_directions(board.merged)
+        # cut by the deadline, the page budget or a stalled scan (not a board that is simply
+        # longer than the bound: that answer is the same every time)
+        if board.failure is not None or board.stalled or _scannable(board):
+            degraded.note(board.failure or INCOMPLETE)
     return boards
 
 
@@ -173,10 +188,13 @@ def _better(a: float, b: float, direction: str) -> bool:
 
 
 def _about(row: dict[str, Any]) -> dict[str, Any]:
+    """Who holds the best value, and what the value depends on (extra data, the protocol)."""
     return {
         "model_name": row.get("model_name"),
         "paper_title": row.get("paper_title"),
         "paper_id": None if row.get("paper_id") is None else str(row["paper_id"]),
+        "uses_additional_data": row.get("uses_additional_data") is True,
+        "protocol": row.get("methodology") if isinstance(row.get("methodology"), str) else None,
     }
 
 
@@ -191,7 +209,7 @@ def compare(row: dict[str, Any], board: Board | None) -> dict[str, Any]:
     metric = ranked_metric(row, scope_rows)
     if metric is None:
         return {"sota_unavailable": NOT_REPORTED}
-    direction = metric_direction(metric)
+    direction = board.directions.of(metric)
     if direction is None:
         return {"sota_unavailable": DIRECTION_UNKNOWN}
     value = _number(row, metric)

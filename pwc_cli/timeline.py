@@ -18,8 +18,10 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
+from pwc_cli.directions import Directions
 from pwc_cli.errors import UsageError
-from pwc_cli.leaderboard import available_metrics, metric_direction, metric_value, resolve_metrics
+from pwc_cli.leaderboard import metric_direction
+from pwc_cli.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
 from pwc_cli.scopes import primary_metric, scopes_of
 
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:$|[T ])")
@@ -59,11 +61,15 @@ def publication_date(row: dict[str, Any]) -> str | None:
 
 
 def timeline_metric(
-    rows: Sequence[dict[str, Any]], main_task: str | None, request: str | None
+    rows: Sequence[dict[str, Any]],
+    main_task: str | None,
+    request: str | None,
+    directions: Directions | None = None,
 ) -> tuple[str, str] | None:
     """(metric, direction) of the timeline: `request` resolved against the rows' metrics, else
     the primary metric of the main task scope. None when the rows report no metric at all.
-    An unknown or ambiguous name, or a metric whose direction is unknown, is a usage error."""
+    The direction is the board's (stated, name or ranks: pwc_cli.directions). An unknown or
+    ambiguous name, or a metric whose direction is unknown, is a usage error."""
     available = available_metrics(rows)
     if request is not None:
         if not request.strip():
@@ -75,12 +81,17 @@ def timeline_metric(
         if primary is None:
             return None
         name = primary
-    direction = metric_direction(name)
+
+    def direction_of(metric: str) -> str | None:
+        return directions.of(metric) if directions is not None else metric_direction(metric)
+
+    direction = direction_of(name)
     if direction is None:
-        known = sorted((n for n in available.values() if metric_direction(n)), key=str.casefold)
+        known = sorted((n for n in catalog_metrics(rows) if direction_of(n)), key=str.casefold)
         raise UsageError(
-            f"the direction of metric {name} is unknown (neither higher nor lower is better by "
-            f"its name); name one with --metric: {', '.join(known) or 'none has one'}"
+            f"the direction of metric {name} is unknown (neither its name nor the catalog's "
+            f'ranks say which is better); state it with --metric "{name}:higher" or '
+            f'"{name}:lower", or name another metric: {", ".join(known) or "none has one"}'
         )
     return name, direction
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pwc_cli.leaderboard import aliases_of
+from pwc_cli.metrics import aliases_of
 
 MAX_PARAMETER_SIZE = 9_223_372_036_854_775_806
 MAX_TEXT = 500  # a name, slug, ID, URL, title or query
@@ -208,21 +208,26 @@ metric_threshold = MetricThreshold()
 
 @dataclass(frozen=True)
 class MetricSort:
-    max_length: int = MAX_METRIC_NAME + len(":desc")
-    __name__ = "METRIC[:asc|desc]"
+    """`METRIC[:asc|desc|higher|lower]` -> (metric, word or None). No word: best first when the
+    direction is known (pwc_cli.leaderboard.sort_order); `higher`/`lower` state the direction;
+    a colon followed by anything else is part of the name."""
 
-    def __call__(self, text: str) -> tuple[str, str]:
+    max_length: int = MAX_METRIC_NAME + len(":higher")
+    __name__ = "METRIC[:asc|desc|higher|lower]"
+
+    def __call__(self, text: str) -> tuple[str, str | None]:
         raw = _within(text, self.max_length, "a sort metric")
-        if ":" not in raw:
-            if not raw.strip():
-                raise argparse.ArgumentTypeError("expected METRIC[:asc|desc]")
-            return raw.strip(), "desc"
-        name, _, direction = raw.rpartition(":")
-        if not name.strip() or direction not in ("asc", "desc"):
-            raise argparse.ArgumentTypeError("expected METRIC[:asc|desc]")
-        return name.strip(), direction
+        name, sep, word = raw.rpartition(":")
+        if sep and word.strip() in SORT_WORDS:
+            if not name.strip():
+                raise argparse.ArgumentTypeError("expected METRIC[:asc|desc|higher|lower]")
+            return name.strip(), word.strip()
+        if not raw.strip():
+            raise argparse.ArgumentTypeError("expected METRIC[:asc|desc|higher|lower]")
+        return raw.strip(), None
 
 
+SORT_WORDS = ("asc", "desc", "higher", "lower")
 metric_sort = MetricSort()
 
 

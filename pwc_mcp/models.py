@@ -71,6 +71,7 @@ class Evaluation(BaseModel):
     split: str | None = None
     shots: int | None = None
     protocol: str | None = None
+    extra_data: bool | None = None  # trained with data beyond the benchmark's own
     source_url: str | None = None
     updated_at: str | None = None
 
@@ -83,6 +84,8 @@ class Standing(BaseModel):  # the task scope's best now; gap: how far behind (0 
     of: int | None = None
     model_name: str | None = None
     paper_title: str | None = None  # its paper_id is in data
+    extra_data: bool | None = None
+    protocol: str | None = None
 
 
 class PaperEvaluation(Evaluation):  # with against_sota: `sota`, or why not

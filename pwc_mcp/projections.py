@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from pwc_cli.errors import UpstreamShapeError
-from pwc_cli.leaderboard import parse_metric
+from pwc_cli.metrics import parse_metric
 from pwc_cli.urls import absolute
 from pwc_mcp.models import (
     BenchmarkSummary,
@@ -197,6 +197,7 @@ def evaluation(row: Any) -> Evaluation:
         split=text(row.get("split") or row.get("split_name") or row.get("evaluated_on")),
         shots=int(shots.group(1)) if shots else None,
         protocol=methodology,
+        extra_data=True if row.get("uses_additional_data") is True else None,
         source_url=absolute(
             row.get("result_url") or row.get("source_url") or row.get("external_source_url")
         ),
@@ -226,6 +227,8 @@ def paper_evaluation(row: Any) -> PaperEvaluation:
             of=integer(sota.get("of")),
             model_name=text(sota.get("model_name")),
             paper_title=text(sota.get("paper_title")),
+            extra_data=True if sota.get("uses_additional_data") is True else None,
+            protocol=text(sota.get("protocol")),
         )
     return PaperEvaluation(**dict(base), sota=standing, sota_unavailable=why)
 

@@ -203,6 +203,8 @@ def evaluation_line(row: Evaluation, benchmark: bool = True) -> str:
         *ranks[:4],
         size(row.num_parameters) if row.num_parameters else None,
         "closed" if row.is_open is False else None,
+        "extra training data" if row.extra_data else None,
+        f"protocol: {clip(row.protocol, 60)}" if row.protocol else None,
         f"{clip(row.split, 30)} split" if row.split else None,
         f"arXiv {row.paper_arxiv_id}" if row.paper_arxiv_id and not benchmark else None,
     ]
@@ -224,8 +226,9 @@ def standing(row: Evaluation) -> str:
     if sota is None:
         why = row.sota_unavailable if isinstance(row, PaperEvaluation) else None
         return f" — not compared: {clip(why, 80)}" if why else ""
-    names = [(sota.model_name, 80), (sota.paper_title, 100)]
+    names = [(sota.model_name, 80), (sota.paper_title, 100), (sota.protocol, 60)]
     who = joined([clip(name, limit) for name, limit in names if name], ", ")
+    who = joined([who, "extra training data" if sota.extra_data else ""], ", ")
     behind = "the best" if sota.gap == 0 else f"{number(sota.gap)} behind"
     rank = f"{'?' if sota.rank is None else sota.rank}/{'?' if sota.of is None else sota.of}"
     return f" — best now {number(sota.value)}{f' ({who})' if who else ''}: {behind}, rank {rank}"
@@ -347,7 +350,12 @@ def main_scope(scopes: Any) -> str | None:
     return f"Main task scope: {task}{by}."
 
 
-def leaderboard(bench: dict[str, Any], header: str, rows: list[Evaluation], tail: str) -> str:
+def leaderboard(
+    bench: dict[str, Any], header: str, rows: list[Evaluation], tail: str, also: Any = None
+) -> str:
     lines = [f"## {label(bench)}", header + tail]
+    # an exact name that other benchmarks contain ("Penn Treebank"): say which, once
+    named = [clip(n, 100) for n in also or [] if isinstance(n, str) and n]
+    lines += [f"Other benchmarks with this name: {', '.join(named)}."] if named else []
     lines += [evaluation_line(row, benchmark=False) for row in rows] or ["- no rows"]
     return "\n".join(lines)

@@ -45,6 +45,8 @@ def test_the_original_transformer_against_todays_best_on_wmt_2014_english_german
         "model_name": "Transformer Big + BT",
         "paper_title": "Understanding Back-Translation at Scale",
         "paper_id": "52108",
+        "uses_additional_data": True,  # back-translated monolingual data: said with the best
+        "protocol": None,
     }
     assert (rows["Transformer Base"]["sota"]["gap"], rows["Transformer Base"]["sota"]["rank"]) == (
         7.7,
@@ -63,9 +65,9 @@ def test_the_table_gains_best_gap_and_rank_of_n(sample) -> None:
     assert header.split("\t")[3:6] == ["best", "gap", "rank"]
     cells = first.split("\t")
     assert cells[:2] == ["WMT2014 English-German", "Transformer Big"]
-    assert cells[3:6] == ["35 (Transformer Big + BT)", "6.6", "6/7"]
+    assert cells[3:6] == ["35 (Transformer Big + BT, extra training data)", "6.6", "6/7"]
     terminal = pwc(sample, QUESTION, tty=True).out
-    assert "35 (Transformer Big + BT)" in terminal and "6/7" in terminal
+    assert "35 (Transformer Big + BT, extra training data)" in terminal and "6/7" in terminal
 
 
 def test_one_leaderboard_lookup_per_benchmark_and_none_without_the_flag(sample) -> None:
@@ -143,7 +145,7 @@ def row(model: str, rank: int | None, task: str = "7", paper: str = "1", **metri
 
 
 def board(*rows: dict[str, Any], complete: bool = True) -> Board:
-    from pwc_cli.leaderboard import merge_rows
+    from pwc_cli.merging import merge_rows
 
     return Board("5", list(rows), len(rows), 1, complete, None, merge_rows(list(rows)))
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_cli.leaderboard import metric_value
+from pwc_cli.metrics import metric_value
 from pwc_cli.parser import COMMANDS, PRESENTATION_FLAGS
 from pwc_cli.terminal import display_width
 from pwc_cli.transport import CatalogClient

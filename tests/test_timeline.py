@@ -132,7 +132,7 @@ def test_the_text_lists_the_records_after_the_leaderboard_header(sample: Running
     code, out, err = run(sample, "benchmark", "--name", PTB, "--timeline")
     assert (code, err) == (0, "")
     assert out.startswith("# Penn Treebank (Word Level)\n")
-    assert "13 of 13 merged rows match (13 evaluation rows read).\n" in out
+    assert "13 of 13 merged rows match (13 evaluation rows).\n" in out
     assert "showing rows" not in out  # the page of rows is not printed, so not announced
     assert (
         "## SOTA over time\n\n8 records of Test perplexity (lower is better) among 13 rows" in out

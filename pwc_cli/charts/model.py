@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pwc_cli.errors import AmbiguousError
-from pwc_cli.leaderboard import available_metrics, match_metric, metric_direction, metric_value
+from pwc_cli.leaderboard import metric_direction
+from pwc_cli.metrics import available_metrics, match_metric, metric_value
 from pwc_cli.scopes import primary_metric
 
 MAX_RECORDS = 1000  # a timeline never holds more rows than a bounded scan reads

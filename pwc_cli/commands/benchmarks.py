@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from pwc_cli.board import leaderboard
 from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import (
     extract_rows,
@@ -13,18 +14,16 @@ from pwc_cli.commands.common import (
     find_entity,
     fold,
     ordering,
+    q_search,
     resolve_area,
 )
-from pwc_cli.errors import RefusedRequest, UnconfirmedFilter, UpstreamShapeError, UsageError
-from pwc_cli.leaderboard import merge_rows, metric_directions, select_rows
+from pwc_cli.errors import UpstreamShapeError, UsageError
 from pwc_cli.routes import GENERAL, LIST, TAXONOMY, Route
-from pwc_cli.scopes import order_by_scope, scope_summary
-from pwc_cli.timeline import check_flags, sota_timeline, timeline_metric
+from pwc_cli.suggest import siblings
+from pwc_cli.timeline import check_flags
 from pwc_cli.transport import entity_segment
 
 BENCHMARK_FIELDS = ("name", "full_name", "slug", "id")
-SCAN_PAGE_SIZE = 100
-SCAN_LIMIT = 1000
 TRENDS_LIMIT = 100
 GROUPED_MIN_EVAL_COUNT = 2
 # The catalog routes these commands read (evaluations/ also for `paper evaluations`).
@@ -37,7 +36,8 @@ ROUTES = (
 
 
 def metric_mode(args: argparse.Namespace) -> bool:
-    """Flags that make the handler scan the whole leaderboard (a timeline too)."""
+    """Flags that select rows by their metrics (a timeline too): the selection is refused on a
+    board longer than the scan bound, where it would silently miss rows."""
     return bool(
         getattr(args, "timeline", False)
         or getattr(args, "require_metrics", ())
@@ -52,145 +52,18 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-class _Leaderboard:
-    """Fetches evaluation rows of one benchmark, via the size-capped route when asked."""
-
-    def __init__(self, client: Catalog, args: argparse.Namespace, dataset_id: str) -> None:
-        self.client = client
-        self.args = args
-        self.dataset_id = dataset_id
-        self.cap = args.max_parameters
-        self.coverage: dict[str, int] | None = None
-        self.complete = True  # False when a bounded scan stopped before the last row
-
-    def fetch(self, page: int, page_size: int) -> tuple[Any, list[dict[str, Any]], int | None]:
-        params: dict[str, Any] = {"page": page, "page_size": page_size}
-        if self.cap is None:
-            path = f"datasets/{entity_segment(self.dataset_id)}/evaluations/"
-            params |= {"ordering": "best_rank", "is_open": self.args.is_open}
-        else:
-            path = "evaluations/"
-            params |= {
-                "dataset_id": self.dataset_id,
-                "ordering": "best_rank",
-                "is_open": self.args.is_open,
-                "max_parameters_exclusive": self.cap + 1,
-            }
-        payload = self.client.get_json(path, params)
-        rows, total = extract_rows(payload)
-        if self.cap is not None:
-            known = (
-                _int(payload.get("parameter_coverage_known")) if isinstance(payload, dict) else None
-            )
-            whole = (
-                _int(payload.get("parameter_coverage_total")) if isinstance(payload, dict) else None
-            )
-            if known is None or whole is None:
-                raise UnconfirmedFilter(
-                    "parameter filtering requires a compatible API; server must be upgraded"
-                )
-            self.coverage = {"known": known, "total": whole}
-        return payload, rows, total
-
-    def scan(self, bounded: bool = False) -> tuple[list[dict[str, Any]], int | None]:
-        """Every row from page 1 (page size 100), refusing to go beyond 1,000 rows; `bounded`
-        stops at 1,000 rows instead and sets `complete` to False."""
-        collected: list[dict[str, Any]] = []
-        page, total = 1, None
-        while True:
-            payload, rows, count = self.fetch(page, SCAN_PAGE_SIZE)
-            if page == 1:
-                total = count
-            collected.extend(rows)
-            if self.cap is not None:
-                next_page = payload.get("next_page") if isinstance(payload, dict) else None
-                if next_page is None:
-                    return collected, total
-            elif total is None or len(collected) >= total or not rows:
-                return collected, total
-            if bounded and len(collected) >= SCAN_LIMIT:
-                self.complete = False
-                return collected[:SCAN_LIMIT], total
-            if not bounded and (
-                len(collected) >= SCAN_LIMIT or (total is not None and total > SCAN_LIMIT)
-            ):
-                needed = total if total is not None else f"more than {len(collected)}"
-                raise RefusedRequest(
-                    f"metric selection requires scanning {needed} evaluation rows; "
-                    f"safety limit is {SCAN_LIMIT}"
-                )
-            if self.cap is not None:
-                following = _int(next_page)
-                if following is None or following <= page:
-                    raise UpstreamShapeError("API returned invalid evaluation pagination")
-                page = following
-            else:
-                page += 1
-
-
 @handler("benchmark")
 def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     name = (args.name or "").strip()
     if not name:
         raise UsageError("benchmark inspection requires --name")
     check_flags(args)
-    timeline = bool(getattr(args, "timeline", False))
-    rows, _ = extract_rows(client.get_json("datasets/", {"q": name, "page": 1, "page_size": 100}))
-    found = find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark")
-    board = _Leaderboard(client, args, str(found.get("id")))
-    selecting = metric_mode(args)
-    next_page = None
-    if selecting:
-        raw, total = board.scan(bounded=timeline)
-    else:
-        payload, raw, total = board.fetch(args.page, args.limit)
-        raw = raw[: args.limit]  # an upstream page larger than asked is cut before counting
-        next_page = _int(payload.get("next_page")) if isinstance(payload, dict) else None
-    merged, main = order_by_scope(merge_rows(raw), [str(found.get("id"))])
-    if board.cap is not None:
-        for row in merged:
-            size = _int(row.get("num_parameters"))
-            if size is None or not 0 < size <= board.cap:
-                raise UnconfirmedFilter(
-                    "API returned a model outside the requested parameter limit"
-                )
-    # resolved before the other metric filters, so a wrong --metric is named even when
-    # --require-metrics or --min would drop every row
-    metric = None
-    if timeline:
-        request = getattr(args, "metric", None)
-        metric = timeline_metric(merged, main.get(str(found.get("id"))), request)
-    if selecting:
-        selected = select_rows(
-            merged,
-            required=args.require_metrics or (),
-            minimum=args.minimum_metrics or (),
-            maximum=args.maximum_metrics or (),
-            sort=args.sort_metric,
-            pareto=args.pareto,
-        )
-        start = (args.page - 1) * args.limit
-        results = selected[start : start + args.limit]
-        next_page = args.page + 1 if len(selected) > start + args.limit else None
-    else:
-        selected = merged
-        results = merged[: args.limit]
-    data: dict[str, Any] = {
-        "benchmark": found,
-        "count": total if total is not None else len(raw),
-        "matched_count": len(selected),
-        "page": args.page,
-        "next_page": next_page,
-        "results": results,
-        "rows_read": len(raw),
-        "merged_count": len(merged),
-        "task_scopes": scope_summary(results, main),
-        "metric_directions": metric_directions(results),
-    }
-    if board.coverage is not None:
-        data["parameter_coverage"] = board.coverage
-    if timeline:
-        data["timeline"] = sota_timeline(selected, metric, complete=board.complete)
+    search = q_search(client, "datasets/", {"page": 1, "page_size": 100})
+    rows = search(name)
+    found = find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark", search=search)
+    data = leaderboard(client, args, found, metric_mode(args))
+    # the other benchmarks of the lookup that contain its name: "Penn Treebank (Word Level)"
+    data["similar_benchmarks"] = siblings(rows, found)
     return data
 
 

@@ -3,12 +3,12 @@ entity matching (docs/upstream-api.md#exact-entity-matching)."""
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pwc_cli.errors import NotFoundError, UpstreamShapeError
+from pwc_cli.suggest import suggestions
 
 _SPACE = re.compile(r"\s+")
 _NON_SLUG = re.compile(r"[^\w]+|_+")
@@ -59,42 +59,12 @@ def match_entity(
     return None
 
 
-CLOSEST_SHOWN = 3
-MIN_RATIO = 0.5
-
-
-def _shares_word(a: str, b: str) -> bool:
-    """A word of `a` (3+ characters) begins a word of `b`: "iclr 2020" and "ICLR 2017"."""
-    words = b.split()
-    return any(len(w) >= 3 and any(x.startswith(w) for x in words) for w in a.split())
-
-
-def similarity(typed: str, name: str) -> tuple[int, float]:
-    """How close `name` is to what was typed: a prefix (either way) beats containment beats a
-    shared word beats none of these; then difflib's ratio of the folded texts."""
-    a, b = fold(typed), fold(name)
-    if not a or not b:
-        return (0, 0.0)
-    if b.startswith(a) or a.startswith(b):
-        kind = 3
-    elif a in b or b in a:
-        kind = 2
-    else:
-        kind = 1 if _shares_word(a, b) else 0
-    return (kind, difflib.SequenceMatcher(None, a, b).ratio())
-
-
-def closest(typed: str, names: Iterable[str], shown: int = CLOSEST_SHOWN) -> list[str]:
-    """The `shown` names most similar to `typed`; the catalog's order breaks a tie. Once some
-    names are alike (sharing a word or half their letters), the unrelated ones are left out."""
-    scored = [(similarity(typed, n), n) for n in dict.fromkeys(n for n in names if n)]
-    alike = [(score, n) for score, n in scored if score[0] or score[1] >= MIN_RATIO]
-    ranked = sorted(alike or scored, key=lambda pair: pair[0], reverse=True)
-    return [name for _, name in ranked[:shown]]
-
-
-def not_found(label: str, typed: str, candidates: Iterable[str]) -> NotFoundError:
-    names = closest(typed, candidates)
+def not_found(
+    label: str, typed: str, candidates: Iterable[str], search: NameSearch | None = None
+) -> NotFoundError:
+    """The contract's miss: `<Label> not found: <name>; closest results: <names>`, the names
+    gathered by `search` too when the candidates in hand are nothing like what was typed."""
+    names = suggestions(typed, list(candidates), search)
     suffix = f"; closest results: {', '.join(names)}" if names else ""
     return NotFoundError(f"{label} not found: {typed}{suffix}")
 
@@ -108,6 +78,24 @@ def candidate_names(rows: Iterable[dict[str, Any]], fallback_slug: bool = False)
     return names
 
 
+RowSearch = Callable[[str], list[dict[str, Any]]]
+NameSearch = Callable[[str], list[str]]
+
+
+def q_search(client: Any, route: str, params: dict[str, Any]) -> RowSearch:
+    """The rows of `route` whose name contains a text: the catalog's `q` lookup of an entity."""
+
+    def search(query: str) -> list[dict[str, Any]]:
+        rows, _ = extract_rows(client.get_json(route, {"q": query, **params}))
+        return rows
+
+    return search
+
+
+def _names_found(search: RowSearch, fallback_slug: bool) -> NameSearch:
+    return lambda query: candidate_names(search(query), fallback_slug)
+
+
 def find_entity(
     rows: Sequence[dict[str, Any]],
     target: str,
@@ -115,10 +103,14 @@ def find_entity(
     label: str,
     *,
     fallback_slug: bool = False,
+    search: RowSearch | None = None,
 ) -> dict[str, Any]:
+    """The row `target` names exactly; else not-found with suggestions, from `rows` or, when
+    none of them is alike, from a few more `search` lookups (pwc_cli.suggest)."""
     row = match_entity(rows, target, fields)
     if row is None:
-        raise not_found(label, target, candidate_names(rows, fallback_slug))
+        names = None if search is None else _names_found(search, fallback_slug)
+        raise not_found(label, target, candidate_names(rows, fallback_slug), names)
     return row
 
 

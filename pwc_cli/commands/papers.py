@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from pwc_cli import degraded
 from pwc_cli.citations import citation
 from pwc_cli.commands import Catalog, handler
 from pwc_cli.commands.common import extract_rows, fold, require_object
@@ -21,11 +22,13 @@ from pwc_cli.errors import (
 )
 from pwc_cli.resolution import OutsideCatalog, about_paper, outside_catalog, resolve_in_catalog
 from pwc_cli.routes import ANY, GENERAL, LIST, OBJECT, PUBLIC_METADATA, SEARCH, Route
+from pwc_cli.scan import INCOMPLETE, scan
 from pwc_cli.text import cell_text
 from pwc_cli.transport import paper_segment
 from pwc_cli.types import MAX_AUTHORS
 
 EVALUATION_PAGE_SIZE = 100
+EVALUATION_PAGES = 100  # a paper's evaluations are read whole, up to this many pages
 EVALUATION_ORDERING = "-benchmark_popularity"
 CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")
 _SPACE = re.compile(r"\s+")
@@ -124,21 +127,19 @@ def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
     paper = dict(detail)
     if args.include_evals:
         paper_id = _paper_id(paper)
-        collected: list[dict[str, Any]] = []
-        total: int | None = None
-        page = 1
-        while True:
-            rows, total = extract_rows(
-                evaluations_page(client, paper_id, page, EVALUATION_PAGE_SIZE)
-            )
-            collected.extend(rows)
-            if not rows or total is None or len(collected) >= total or page >= 100:
-                break
-            page += 1
+        read = scan(
+            lambda page, size: evaluations_page(client, paper_id, page, size),
+            page_size=EVALUATION_PAGE_SIZE,
+            max_pages=EVALUATION_PAGES,
+            max_rows=EVALUATION_PAGES * EVALUATION_PAGE_SIZE,
+        )
         paper["evaluations"] = {
-            "count": total if total is not None else len(collected),
-            "results": collected,
+            "count": read.total if read.total is not None else len(read.rows),
+            "results": read.rows,
         }
+        if not read.complete:  # said in the payload, and never remembered as a whole answer
+            paper["evaluations"] |= {"complete": False, "stopped": read.stopped}
+            degraded.note(INCOMPLETE)
     return _cited(client, paper, args)
 
 
@@ -151,7 +152,7 @@ def _cited(client: Catalog, paper: dict[str, Any], args: argparse.Namespace) -> 
 
 @handler("paper evaluations")
 def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
-    from pwc_cli.leaderboard import merge_rows
+    from pwc_cli.merging import merge_rows
     from pwc_cli.scopes import order_by_scope, scope_summary
 
     reference = resolve_in_catalog(client, args.paper)

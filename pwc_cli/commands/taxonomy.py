@@ -13,11 +13,12 @@ from pwc_cli.commands.common import (
     find_entity,
     fold,
     ordering,
+    q_search,
     require_object,
     resolve_area,
 )
 from pwc_cli.errors import UpstreamShapeError, UsageError
-from pwc_cli.routes import LIST, OBJECT, TAXONOMY, Route
+from pwc_cli.routes import LIST, OBJECT, RESULTS, TAXONOMY, Route
 from pwc_cli.transport import entity_segment
 
 LOOKUP = {"page": 1, "page_size": 100}
@@ -32,7 +33,7 @@ ROUTES = (
     Route("tasks/{id}", OBJECT, TAXONOMY),
     Route("tasks/{id}/page", OBJECT, TAXONOMY),
     Route("tasks/{id}/papers", LIST, TAXONOMY),
-    Route("tasks/{ref}/trending-benchmarks", LIST, TAXONOMY),
+    Route("tasks/{ref}/trending-benchmarks", RESULTS, TAXONOMY),
     Route("methods/", LIST, TAXONOMY),
     Route("methods/{id}", OBJECT, TAXONOMY),
     Route("conferences/", LIST, TAXONOMY),
@@ -98,8 +99,8 @@ def _area_listing(client: Catalog, route: str, args: argparse.Namespace, **filte
 def _task_summary(client: Catalog, name: str, typed: str) -> dict[str, Any]:
     if name.isdigit():
         return require_object(client.get_json(f"tasks/{entity_segment(name)}"), SHAPE)
-    rows, _ = extract_rows(client.get_json("tasks/", {"q": name, **LOOKUP}))
-    return find_entity(rows, typed, ("name", "slug", "id"), "Task")
+    search = q_search(client, "tasks/", LOOKUP)
+    return find_entity(search(name), typed, ("name", "slug", "id"), "Task", search=search)
 
 
 def rank_benchmarks(page_benchmarks: list[Any], trends: list[Any]) -> list[dict[str, Any]]:
@@ -238,9 +239,14 @@ def method(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     if name.isdigit():
         ref = name
     else:
-        rows, _ = extract_rows(client.get_json("methods/", {"q": name, **LOOKUP}))
+        search = q_search(client, "methods/", LOOKUP)
         row = find_entity(
-            rows, args.name, ("name", "full_name", "slug", "id"), "Method", fallback_slug=True
+            search(name),
+            args.name,
+            ("name", "full_name", "slug", "id"),
+            "Method",
+            fallback_slug=True,
+            search=search,
         )
         ref = str(row.get("id") if row.get("id") is not None else row.get("slug"))
     detail = require_object(client.get_json(f"methods/{entity_segment(ref)}"), SHAPE)

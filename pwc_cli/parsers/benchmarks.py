@@ -60,14 +60,15 @@ def add(b: Builder, top: Any) -> None:
         "--sort",
         dest="sort_metric",
         type=metric_sort,
-        metavar="METRIC[:asc|desc]",
-        help="sort by a metric (default desc)",
+        metavar="METRIC[:asc|desc|higher|lower]",
+        help="sort by a metric, best first when its direction is known (else descending); "
+        ":asc/:desc force an order, :higher/:lower state the direction",
     )
     bench.add_argument(
         "--pareto",
         type=pareto_objectives,
         metavar="METRIC:higher,METRIC:lower",
-        help="keep the Pareto frontier over two or more objectives",
+        help="keep the Pareto frontier over two or more objectives (Parameters: the model size)",
     )
     bench.add_argument(
         "--timeline",
@@ -76,9 +77,9 @@ def add(b: Builder, top: Any) -> None:
     )
     bench.add_argument(
         "--metric",
-        type=Text(MAX_METRIC_NAME),
-        metavar="METRIC",
-        help="timeline metric (default: the primary one)",
+        type=Text(MAX_METRIC_NAME + len(":higher")),
+        metavar="METRIC[:higher|lower]",
+        help="timeline metric (default: the primary one); :higher/:lower states its direction",
     )
     bench.add_argument(
         "--chart",

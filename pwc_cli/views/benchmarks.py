@@ -30,9 +30,18 @@ def parameters(value: Any) -> str:
     return f"{value:,}"
 
 
+def qualifiers(row: dict[str, Any]) -> list[str]:
+    """What a result's number depends on beyond the model: extra training data, and the
+    evaluation protocol where the catalog names one (shared with the MCP texts)."""
+    said = ["extra training data"] if row.get("uses_additional_data") is True else []
+    protocol = one_line(row.get("methodology"))
+    return [*said, protocol] if protocol else said
+
+
 def _model(row: dict[str, Any]) -> str:
     model = one_line(row.get("model_name"))
-    return f"{model} ({one_line(row['harness'])})" if row.get("harness") else model
+    model = f"{model} ({one_line(row['harness'])})" if row.get("harness") else model
+    return " · ".join([model, *qualifiers(row)])
 
 
 def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
@@ -73,33 +82,72 @@ def leaderboard_summary(
     """What a leaderboard payload's rows are, counted truthfully: which slice of how many, what
     merging did, and a page past the end said as such. `size` is the page size asked for;
     `selecting` says metric filters or a sort chose the rows; `page_shown` false (the CLI's
-    timeline, which prints records instead) leaves out the slice. One sentence, shared by the
-    CLI view and the MCP tool's text."""
+    timeline, which prints records instead) leaves out the slice. Shared by the CLI view and
+    the MCP tool's text, followed by `ordering_sentence`."""
     rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
     total, page = data.get("count"), data.get("page") or 1
-    if selecting:
-        matched = data.get("matched_count") or 0
-        if not rows and matched:
-            return f"Page {page} is past the end: {matched:,} matching rows fill {_pages(matched, size)}."
-        first = (page - 1) * size + 1
-        shown = f"rows {first:,}–{first + len(rows) - 1:,}" if rows else "none"
-        said = (
-            f"{matched:,} of {count(data.get('merged_count'))} merged rows match "
-            f"({count(total)} evaluation rows read)"
-        )
-        return f"{said}; showing {shown}." if page_shown else f"{said}."
+    matched = data.get("matched_count") or 0
+    if not rows and matched:
+        return f"Page {page} is past the end: {matched:,} rows fill {_pages(matched, size)}."
     read = data.get("rows_read")
     read = read if isinstance(read, int) else len(rows)
-    if not read and isinstance(total, int) and total:
-        return f"Page {page} is past the end: {total:,} evaluation rows fill {_pages(total, size)}."
-    first = (page - 1) * size + 1
-    if page == 1 and not data.get("next_page") and read == total:
-        window = f"All {read:,} evaluation rows"
+    evaluated = (
+        f"{read:,} evaluation rows"
+        if read == total or total is None
+        else f"{read:,} of {count(total)} evaluation rows read"
+    )
+    merged = data.get("merged_count")
+    merged = merged if isinstance(merged, int) else len(rows)
+    if selecting:
+        said = f"{matched:,} of {merged:,} merged rows match ({evaluated})"
+    elif merged < read:
+        said = f"{merged:,} rows from {evaluated} (one result in several task scopes is one row)"
     else:
-        window = f"Evaluation rows {first:,}–{first + read - 1:,} of {count(total)}"
-    if len(rows) < read:
-        return f"{window}, shown as {len(rows):,}: rows of one result in several task scopes are merged."
-    return f"{window}."
+        said = f"{merged:,} rows ({evaluated})"
+    if not page_shown:
+        return f"{said}."
+    first = (page - 1) * size + 1
+    if not rows:
+        return f"{said}; none to show."
+    if page == 1 and not data.get("next_page"):
+        return f"{said}; all shown."
+    return f"{said}; showing rows {first:,}–{first + len(rows) - 1:,}."
+
+
+def _direction_words(direction: str | None, source: str | None) -> str:
+    if direction is None:
+        return "its direction is unknown"
+    by = {"name": "by its name", "ranks": "by the catalog's ranks", "stated": "as stated"}
+    return f"{direction} is better, {by.get(source or '', 'by its name')}"
+
+
+def ordering_sentence(data: dict[str, Any]) -> str:
+    """Which order the rows are in, and over how much of the board (README.md#leaderboards)."""
+    order = data.get("ordering")
+    if not isinstance(order, dict):
+        return ""
+    said = ""
+    if order.get("by") in ("sort", "pareto"):
+        metric = one_line(order.get("metric"))
+        way = "highest first" if order.get("order") == "desc" else "lowest first"
+        words = _direction_words(order.get("direction"), order.get("direction_source"))
+        basis = order.get("basis")
+        if basis == "asked":
+            why = f"as asked; {words}"
+        elif basis == "default":
+            why = f"{words}, so descending"
+        else:
+            why = f"best first: {words}"
+        lead = "Pareto front sorted" if order.get("by") == "pareto" else "Sorted"
+        said = f"{lead} by {metric}, {way} ({why})."
+    if order.get("complete") is False:
+        reason = one_line(order.get("stopped")) or "bounded scan incomplete"
+        rows = order.get("rows_ordered")
+        said += (
+            f" Ordered over the first {count(rows)} evaluation rows read of {count(data.get('count'))}"
+            f" ({reason}): rows beyond are not ranked here."
+        )
+    return said.strip()
 
 
 def summary(data: dict[str, Any], args: argparse.Namespace) -> str:
@@ -159,6 +207,9 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
         notes = no_results(args, hint)
     if "timeline" in data:  # the records take the place of the page of rows
         notes = timeline_notes(data, args)
+    # the name matched exactly, but other benchmarks contain it: one may be the one meant
+    also = [one_line(n) for n in data.get("similar_benchmarks") or [] if n]
+    notes = notes + ([f"# also: {', '.join(also)}"] if also else [])
     return Rendered(
         sections(
             heading(bench.get("name"), tty),
@@ -168,6 +219,7 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),
             wrapped(summary(data, args), tty),
+            wrapped(ordering_sentence(data), tty),
             *(timeline_blocks(data, tty) or scoped_tables(data, rows, args, tty)),
             terminal_steps(data, tty),  # a terminal only: the timeline as a step chart
         ),

@@ -25,7 +25,12 @@ def cells(row: dict[str, Any]) -> list[str]:
         reason = row.get("sota_unavailable")
         listed = cell_text(scopes_of(row)[0].get("rank"))
         return [f"— ({one_line(reason)})" if reason else "—", "", listed]
-    who = one_line(sota.get("model_name"))
+    said = [
+        one_line(sota.get("model_name")),
+        "extra training data" if sota.get("uses_additional_data") is True else "",
+        one_line(sota.get("protocol")),
+    ]
+    who = ", ".join(part for part in said if part)
     best = number(sota.get("value")) + (f" ({who})" if who else "")
     rank = cell_text(sota.get("rank")) or "?"
     of = sota.get("of")

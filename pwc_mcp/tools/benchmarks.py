@@ -9,7 +9,7 @@ from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
 from pwc_cli.commands.benchmarks import metric_mode
-from pwc_cli.views.benchmarks import leaderboard_summary
+from pwc_cli.views.benchmarks import leaderboard_summary, ordering_sentence
 from pwc_mcp import texts, ui
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
@@ -52,12 +52,19 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     header = texts.joined(
         [
             leaderboard_summary(payload, args.limit, metric_mode(args)),
+            ordering_sentence(payload),
             texts.main_scope(payload.get("task_scopes")),
             "Ranks are task-scoped.",
         ],
         " ",
     )
-    text = texts.leaderboard(bench.model_dump(), header, model.evaluations, more(model.next_page))
+    text = texts.leaderboard(
+        bench.model_dump(),
+        header,
+        model.evaluations,
+        more(model.next_page),
+        payload.get("similar_benchmarks"),
+    )
     if model.timeline is not None:
         text += "\n" + timeline_text(model.timeline)
     return respond(model, text)

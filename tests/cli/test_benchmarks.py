@@ -62,7 +62,11 @@ def test_leaderboard_json_and_requests(pwc, api, lookup) -> None:
     result = pwc("benchmark", "--name", "ImageNet", "--json")
     assert result.code == 0, result.err
     assert params_of(lookup) == {"q": ["ImageNet"], "page": ["1"], "page_size": ["100"]}
-    assert params_of(board) == {"page": ["1"], "page_size": ["20"], "ordering": ["best_rank"]}
+    # the whole board is read in pages of 100 (the sorted path's pages); the fixture claims
+    # 1,184 rows but answers page 2 with page 1's six rows again: the scan stops, incomplete
+    assert [params_of(board, i) for i in range(board.call_count)] == [
+        {"page": [str(p)], "page_size": ["100"], "ordering": ["best_rank"]} for p in (1, 2)
+    ]
     data = result.data
     assert list(data)[:6] == ["benchmark", "count", "matched_count", "page", "next_page", "results"]
     assert data["benchmark"]["id"] == "205"
@@ -70,8 +74,14 @@ def test_leaderboard_json_and_requests(pwc, api, lookup) -> None:
         1184,
         6,
         1,
-        2,
+        None,
     )
+    assert data["ordering"] == {
+        "by": "task scope",
+        "complete": False,
+        "rows_ordered": 6,
+        "stopped": "a page added no rows",
+    }
     assert [r["model_name"] for r in data["results"]][:2] == ["ViT-H/14", "ViT-L/16"]
     assert data["results"][0]["rank_scopes"] == [
         {
@@ -91,24 +101,24 @@ def test_leaderboard_json_and_requests(pwc, api, lookup) -> None:
 
 
 def test_leaderboard_paging_and_is_open(pwc, api, lookup) -> None:
-    rows = [evaluation(i) for i in range(1, 6)]
-    board = api.get(LEADERBOARD).respond(json=page_of(rows, 40, next_page=None))
+    rows = [evaluation(i) for i in range(1, 11)]
+    board = api.get(LEADERBOARD).respond(json=page_of(rows, 10, next_page=None))
     data = pwc(
-        "benchmark", "--name", "205", "--page", "3", "--limit", "4", "--is-open", "false", "--json"
+        "benchmark", "--name", "205", "--page", "2", "--limit", "4", "--is-open", "false", "--json"
     ).data
     assert params_of(board) == {
-        "page": ["3"],
-        "page_size": ["4"],
+        "page": ["1"],
+        "page_size": ["100"],
         "ordering": ["best_rank"],
         "is_open": ["false"],
     }
-    # the first --limit rows (a larger upstream page is cut); next_page is the upstream one
-    assert [r["id"] for r in data["results"]] == ["e1", "e2", "e3", "e4"]
+    # a page is a slice of the whole board's order
+    assert [r["id"] for r in data["results"]] == ["e5", "e6", "e7", "e8"]
     assert (data["count"], data["matched_count"], data["page"], data["next_page"]) == (
-        40,
-        4,
+        10,
+        10,
+        2,
         3,
-        None,
     )
 
 
@@ -154,15 +164,21 @@ def test_leaderboard_captured_is_markdown(pwc, api, lookup) -> None:
     assert lines[0] == "# ImageNet"
     assert "ImageNet Large Scale Visual Recognition Challenge 2012" in lines
     assert "[View benchmark](https://paperswithcode.co/benchmark/imagenet)" in lines
-    assert "Evaluation rows 1–2 of 1,184." in lines
+    assert "6 rows (6 of 1,184 evaluation rows read); showing rows 1–2." in lines
+    assert (
+        "Ordered over the first 6 evaluation rows read of 1,184 (a page added no rows): rows "
+        "beyond are not ranked here."
+    ) in lines
     assert "| Rank | Model | Parameters | Scores | Task | Paper | Published | Open |" in lines
     assert "| ---: | --- | ---: | --- | --- | --- | --- | :---: |" in lines
     assert (
-        "| 38 | ViT-H/14 | 632M | Top 1 Accuracy: 88.55%, Number of params: 632M | "
+        "| 38 | ViT-H/14 · extra training data · JFT-300M pre-training, fine-tuned at 518px | "
+        "632M | Top 1 Accuracy: 88.55%, Number of params: 632M | "
         "Image Classification | [An Image is Worth 16x16 Words: Transformers for Image "
         "Recognition at Scale](https://paperswithcode.co/paper/2010.11929) | 2020-10-22 | yes |"
     ) in lines
-    assert result.err == "# more: rerun with --page 2\n"
+    # the lookup also found "ImageNet ReaL", which contains the name
+    assert result.err == "# more: rerun with --page 2\n# also: ImageNet ReaL\n"
 
 
 def test_leaderboard_tty_is_aligned(pwc, api, lookup) -> None:
@@ -183,7 +199,7 @@ def test_leaderboard_tty_is_aligned(pwc, api, lookup) -> None:
     assert "  Paper 1 [2101.00001]  " in table[0] and table[0].endswith("  2021-01-01  no")
     assert table[1].startswith("   3  Model 3            350,000 ")
     assert table[2].startswith("  12  Model 12           —  ")
-    assert result.err == ""
+    assert result.err == "# also: ImageNet ReaL\n"
 
 
 def test_leaderboard_task_column_lists_rank_scopes(pwc, api, lookup) -> None:
@@ -222,7 +238,7 @@ def test_max_parameters_uses_evaluations_route(pwc, api, lookup) -> None:
     assert result.code == 0, result.err
     assert params_of(route) == {
         "page": ["1"],
-        "page_size": ["2"],
+        "page_size": ["100"],
         "dataset_id": ["205"],
         "ordering": ["best_rank"],
         "is_open": ["true"],
@@ -231,10 +247,7 @@ def test_max_parameters_uses_evaluations_route(pwc, api, lookup) -> None:
     data = result.data
     assert [r["num_parameters"] for r in data["results"]] == [87000000, 60192808]
     assert data["parameter_coverage"] == {"known": 842, "total": 1184}
-    assert (data["count"], data["matched_count"]) == (
-        3,
-        2,
-    )  # the rows returned: a larger upstream page is cut to --limit
+    assert (data["count"], data["matched_count"]) == (3, 3)
 
 
 @pytest.mark.parametrize(
@@ -415,7 +428,28 @@ def test_metric_mode_with_cap_follows_next_page(pwc, api, lookup) -> None:
     assert [r["id"] for r in data["results"]] == ["e3", "e2", "e1"]
 
 
-@pytest.mark.parametrize("next_page", [1, 0, "2", 1.5, True])
+@pytest.mark.parametrize("next_page", [1, 0])
+def test_metric_mode_with_cap_stops_on_a_next_page_that_does_not_advance(
+    pwc, api, lookup, next_page
+) -> None:
+    route = api.get("evaluations/").respond(
+        json=page_of(
+            [evaluation(1)],
+            5,
+            next_page=next_page,
+            parameter_coverage_known=1,
+            parameter_coverage_total=1,
+        )
+    )
+    result = pwc(
+        "benchmark", "--name", "imagenet", "--max-parameters", "1B", "--sort", "top1", "--json"
+    )
+    assert result.code == 0 and route.call_count == 1
+    assert result.data["ordering"]["complete"] is False
+    assert result.data["ordering"]["stopped"] == "pagination did not advance"
+
+
+@pytest.mark.parametrize("next_page", ["2", 1.5, True])
 def test_metric_mode_with_cap_rejects_bad_next_page(pwc, api, lookup, next_page) -> None:
     api.get("evaluations/").respond(
         json=page_of(
@@ -492,7 +526,7 @@ def test_pareto_through_cli(pwc, api, lookup) -> None:
     assert [r["id"] for r in result.data["results"]] == ["e4", "e2", "e1"]
     assert result.data["metric_directions"] == {"Accuracy": "higher", "Latency": "lower"}
     human = pwc("benchmark", "--name", "imagenet", "--pareto", "latency:lower,accuracy:higher")
-    assert "3 of 4 merged rows match (4 evaluation rows read); showing rows 1–3." in human.out
+    assert "3 of 4 merged rows match (4 evaluation rows); all shown." in human.out
 
 
 @pytest.mark.parametrize(
@@ -501,7 +535,7 @@ def test_pareto_through_cli(pwc, api, lookup) -> None:
         (["--require-metrics", " , "], "argument --require-metrics: metric list must not be empty"),
         (["--min", "acc"], "argument --min: expected METRIC=VALUE"),
         (["--max", "acc=high"], "argument --max: metric threshold must be numeric"),
-        (["--sort", "acc:up"], "argument --sort: expected METRIC[:asc|desc]"),
+        (["--sort", ":desc"], "argument --sort: expected METRIC[:asc|desc|higher|lower]"),
         (
             ["--pareto", "acc:higher"],
             "argument --pareto: Pareto selection requires at least two metrics",

@@ -60,30 +60,33 @@ def test_human_leaderboard_labels_each_scope(sample: RunningCatalog) -> None:
     _, out, _ = run(sample, "benchmark --name ImageNet --limit 50")
     main = out.index(f"## {MAIN} (main task scope; ranked by Top 1 Accuracy, higher is better)")
     other = out.index(f"## {ZERO_SHOT} (other task scope; ranked by Top 1 Accuracy")
-    assert main < out.index("| 1 | ViT-H/14 |") < other
-    assert out.index("| 27 | CLIP ViT-L/14@336px (zero-shot) |") < other
-    assert other < out.index("| 2 | CLIP ResNet-50 (zero-shot) |")
+    assert main < out.index("| 1 | ViT-H/14 · extra training data") < other
+    assert out.index("| 27 | CLIP ViT-L/14@336px (zero-shot) · zero-shot |") < other
+    assert other < out.index("| 2 | CLIP ResNet-50 (zero-shot) · zero-shot |")
 
 
 def test_header_says_rows_merged(sample: RunningCatalog) -> None:
     # before: "Top 38 of 39 evaluation rows." although every row was shown
     _, out, _ = run(sample, "benchmark --name ImageNet --limit 50")
     assert (
-        "All 39 evaluation rows, shown as 38: rows of one result in several task scopes are "
-        "merged." in out.splitlines()
+        "38 rows from 39 evaluation rows (one result in several task scopes is one row); all "
+        "shown." in out.splitlines()
     )
     _, out, _ = run(sample, "benchmark --name ImageNet --page 2 --limit 5")
-    assert "Evaluation rows 6–10 of 39." in out.splitlines()
+    assert (
+        "38 rows from 39 evaluation rows (one result in several task scopes is one row); "
+        "showing rows 6–10." in out.splitlines()
+    )
 
 
 def test_header_says_a_page_is_past_the_end(sample: RunningCatalog) -> None:
     # before: "Top 0 of 39 evaluation rows."
     code, out, err = run(sample, "benchmark --name ImageNet --page 50")
     assert code == 0
-    assert "Page 50 is past the end: 39 evaluation rows fill 2 pages of 20." in out.splitlines()
+    assert "Page 50 is past the end: 38 rows fill 2 pages of 20." in out.splitlines()
     assert "Top 0" not in out
     _, out, _ = run(sample, 'benchmark --name ImageNet --min "Top 1 Accuracy=80" --page 9')
-    assert "Page 9 is past the end: 16 matching rows fill 1 page of 20." in out.splitlines()
+    assert "Page 9 is past the end: 16 rows fill 1 page of 20." in out.splitlines()
 
 
 def evaluation(key: str, task: str, rank: int | None, **metrics: float) -> dict[str, Any]:

@@ -8,17 +8,14 @@ from typing import Any
 import pytest
 
 from pwc_cli.errors import AmbiguousError, UsageError
-from pwc_cli.leaderboard import (
+from pwc_cli.leaderboard import metric_direction, pareto_frontier, select_rows
+from pwc_cli.merging import merge_key, merge_rows
+from pwc_cli.metrics import (
     available_metrics,
     match_metric,
-    merge_key,
-    merge_rows,
-    metric_direction,
     metric_value,
-    pareto_frontier,
     parse_metric,
     resolve_metrics,
-    select_rows,
 )
 
 

@@ -220,7 +220,7 @@ def test_repeatable_and_alias_flags() -> None:
         (["benchmark", "--name", "x", "--require-metrics", " , "], "metric list must not be empty"),
         (["benchmark", "--name", "x", "--min", "a"], "expected METRIC=VALUE"),
         (["benchmark", "--name", "x", "--min", "a=high"], "metric threshold must be numeric"),
-        (["benchmark", "--name", "x", "--sort", "a:up"], "expected METRIC[:asc|desc]"),
+        (["benchmark", "--name", "x", "--sort", ":asc"], "expected METRIC[:asc|desc|higher|lower]"),
         (
             ["benchmark", "--name", "x", "--pareto", "a:higher"],
             "Pareto selection requires at least two metrics",

@@ -104,8 +104,9 @@ def test_a_metric_without_a_known_direction_is_refused(pwc, api, lookup) -> None
     result = pwc("benchmark", "--name", "imagenet", "--timeline")
     assert (result.code, result.out) == (2, "")
     assert result.err == (
-        "pwc: the direction of metric Elo is unknown (neither higher nor lower is better by its "
-        "name); name one with --metric: Top 1 Accuracy\n"
+        "pwc: the direction of metric Elo is unknown (neither its name nor the catalog's ranks "
+        'say which is better); state it with --metric "Elo:higher" or "Elo:lower", or name '
+        "another metric: Top 1 Accuracy\n"
     )
     named = pwc("benchmark", "--name", "imagenet", "--timeline", "--metric", "top1", "--json")
     assert named.data["timeline"]["metric"] == "Top 1 Accuracy"

@@ -63,7 +63,7 @@ REFUSED = [
     (
         "get_benchmark",
         {**IMAGENET, "sort_metric": "  "},
-        "invalid_argument: sort_metric: expected METRIC[:asc|desc]",
+        "invalid_argument: sort_metric: expected METRIC[:asc|desc|higher|lower]",
     ),
     (
         "list_benchmarks",

@@ -64,4 +64,6 @@ class Answers:
     async def respond(self, request: Request) -> Response:
         path = request.url.path.removeprefix("/api/v1/")
         status, document = self.by_path.get(path, (404, {"detail": "Not found."}))
+        if callable(document):  # a document that depends on the query (a page of a board)
+            document = document(dict(request.query_params))
         return Response(json.dumps(document), status, media_type="application/json")

@@ -33,13 +33,14 @@ async def test_how_far_the_original_transformer_is_from_todays_best(cached_clien
         "of": 7,
         "model_name": "Transformer Big + BT",
         "paper_title": "Understanding Back-Translation at Scale",
+        "extra_data": True,  # back-translation: the best row's qualifier is said with it
     }
     assert rows["Transformer Base"]["sota"]["gap"] == 7.7
     assert structured["data"]["results"][0]["sota"]["paper_id"] == "52108"
     assert (
         "- Transformer Big on WMT2014 English-German: BLEU score: 28.4 · rank 6 in Machine "
         "Translation · 213M params · newstest2014 split — best now 35 (Transformer Big + BT, "
-        "Understanding Back-Translation at Scale): 6.6 behind, rank 6/7"
+        "Understanding Back-Translation at Scale, extra training data): 6.6 behind, rank 6/7"
     ) in text.splitlines()
     assert "the best, rank 1/2" in text  # Penn Treebank: the paper's own result leads
 
@@ -122,7 +123,8 @@ async def test_a_leaderboard_beyond_the_bounded_scan_is_answered_from_its_sorted
 
 
 async def test_further_pages_stop_at_the_calls_page_budget(hostile) -> None:
-    """250 rows in pages of two: the scan reads on, at most EXTRA_PAGES pages beyond the first
+    """250 rows in pages of two (each page new rows): the scan reads on, at most EXTRA_PAGES
+    pages beyond the first
     for the whole call, then answers from the sorted first page like a longer leaderboard."""
     from pwc_cli.standing import EXTRA_PAGES
 
@@ -133,9 +135,12 @@ async def test_further_pages_stop_at_the_calls_page_budget(hostile) -> None:
             "evaluations/": (200, {"count": 1, "results": [_row("Mine", 3, 30.0)]}),
             "datasets/5/evaluations/": (
                 200,
-                {
+                lambda query: {
                     "count": 250,
-                    "results": [_row("Leader", 1, 31.5, "1"), _row("Next", 2, 31.0, "2")],
+                    "results": [
+                        _row(f"Leader {query['page']}", 1, 31.5, f"1-{query['page']}"),
+                        _row(f"Next {query['page']}", 2, 31.0, f"2-{query['page']}"),
+                    ],
                 },
             ),
         }

@@ -23,16 +23,17 @@ async def test_page_past_the_end_says_so(cached_client: Client) -> None:
     # before: "39 evaluation rows; returned 0 on page 50."
     data, text = await call(cached_client, "get_benchmark", benchmark="ImageNet", page=50)
     assert data["evaluations"] == []
-    assert header(text).startswith(
-        "Page 50 is past the end: 39 evaluation rows fill 2 pages of 20."
-    )
+    assert header(text).startswith("Page 50 is past the end: 38 rows fill 2 pages of 20.")
     assert "returned 0" not in text
 
 
 async def test_page_one_names_its_slice_and_the_main_scope(cached_client: Client) -> None:
     # before: "39 evaluation rows; returned 20 on page 1."
     _, text = await call(cached_client, "get_benchmark", benchmark="ImageNet")
-    assert header(text).startswith(f"Evaluation rows 1–20 of 39. {MAIN_SCOPE}")
+    assert header(text).startswith(
+        "38 rows from 39 evaluation rows (one result in several task scopes is one row); "
+        f"showing rows 1–20. {MAIN_SCOPE}"
+    )
 
 
 async def test_page_one_of_a_selection_says_the_merge(cached_client: Client) -> None:
@@ -44,7 +45,8 @@ async def test_page_one_of_a_selection_says_the_merge(cached_client: Client) -> 
     )
     assert (data["data"]["rows_read"], data["data"]["merged_count"]) == (39, 38)
     assert header(text).startswith(
-        "38 of 38 merged rows match (39 evaluation rows read); showing rows 1–20. " + MAIN_SCOPE
+        "38 of 38 merged rows match (39 evaluation rows); showing rows 1–20. Sorted by Top 1 "
+        "Accuracy, highest first (best first: higher is better, by its name). " + MAIN_SCOPE
     )
 
 
@@ -57,5 +59,6 @@ async def test_the_header_is_the_cli_sentence(cached_client: Client) -> None:
     }
     _, text = await call(cached_client, "get_benchmark", **arguments)
     assert header(text).startswith(
-        "4 of 35 merged rows match (35 evaluation rows read); showing rows 1–4. " + MAIN_SCOPE
+        "4 of 35 merged rows match (35 evaluation rows); all shown. Sorted by Top 1 Accuracy, "
+        "highest first (best first: higher is better, by its name). " + MAIN_SCOPE
     )

@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 from fastmcp import Client
 
+from pwc_cli.types import MAX_METRIC_NAME
 from tests.helpers.mcp import call, error_of
+
+METRIC_REQUEST = MAX_METRIC_NAME + len(":higher")  # a name and its stated direction
 
 pytestmark = pytest.mark.anyio
 
@@ -102,7 +105,7 @@ async def test_no_timeline_unless_asked(cached_client: Client) -> None:
             "invalid_argument: unknown metric(s): bleu; available metrics: Test perplexity, "
             "Validation perplexity",
         ),
-        ({"timeline": True, "metric": "x" * 101}, "invalid_argument: metric"),
+        ({"timeline": True, "metric": "x" * (METRIC_REQUEST + 1)}, "invalid_argument: metric"),
     ],
 )
 async def test_refusals_name_the_parameters(
@@ -117,5 +120,8 @@ async def test_the_parameters_are_listed(cached_client: Client) -> None:
     tool = next(t for t in await cached_client.list_tools() if t.name == "get_benchmark")
     properties = tool.input_schema["properties"]
     assert properties["timeline"]["type"] == "boolean"
-    assert (properties["metric"]["type"], properties["metric"]["maxLength"]) == ("string", 100)
+    assert (properties["metric"]["type"], properties["metric"]["maxLength"]) == (
+        "string",
+        METRIC_REQUEST,
+    )
     assert "timeline" in (tool.output_schema or {})["properties"]

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from fastmcp import Client
 
+from pwc_cli.types import MetricSort
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
 from pwc_mcp.localserver import Running, serve_in_thread
@@ -183,11 +184,12 @@ def pwc(sample: RunningCatalog, capsys: pytest.CaptureFixture[str], *argv: str) 
 
 
 METRIC = "Top 1 Accuracy"
+SORT_BOUND = MetricSort().max_length  # a metric name and `:higher`
 CLI_OVER = [
     ("--pareto", ",".join([f"{METRIC}:higher"] * 9), "at most 8 Pareto objectives"),
     ("--require-metrics", ",".join([METRIC] * 9), "at most 8 metrics"),
     ("--require-metrics", "x" * 101, "at most 100 characters"),
-    ("--sort", "x" * 106, "at most 105 characters"),
+    ("--sort", "x" * (SORT_BOUND + 1), f"at most {SORT_BOUND} characters"),
     ("--min", "x" * 101 + "=1", "at most 100 characters"),
     ("--max-parameters", "1" * 33, "at most 32 characters"),
     ("--name", "x" * 501, "at most 500 characters"),

@@ -169,7 +169,7 @@ def test_evaluations_parameter_ceiling(api: httpx.Client) -> None:
 def test_datasets_listing(api: httpx.Client) -> None:
     body = ok(api.get("datasets/", params={"page_size": 100}))
     names = [r["name"] for r in body["results"]]
-    assert names == sorted(names, key=str.casefold) and body["count"] == 12
+    assert names == sorted(names, key=str.casefold) and body["count"] == 13
     assert {"paper_count", "evaluation_count", "full_name", "hf_url", "slug", "description"} <= set(
         body["results"][0]
     )

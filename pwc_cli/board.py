@@ -1,0 +1,199 @@
+"""One benchmark's leaderboard, decided over the whole board, then sliced into pages
+(docs/upstream-api.md#benchmark-leaderboard, README.md#leaderboards).
+
+Every request reads the board the same way: pages of 100 ordered by `best_rank`, bounded like
+every scan (pwc_cli/scan.py), so the sorted and unsorted paths share cache entries. The main
+task scope, the metric directions and the order are properties of the rows read, never of the
+page in hand; a page is a slice of that one order, so every row is on exactly one page. A board
+longer than the bound is ordered over the rows read, and the payload and the text say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pwc_cli import degraded
+from pwc_cli.commands import Catalog
+from pwc_cli.directions import Directions, board_directions, stated_metric
+from pwc_cli.errors import RefusedRequest, UnconfirmedFilter
+from pwc_cli.leaderboard import select_rows, sort_order
+from pwc_cli.merging import merge_rows
+from pwc_cli.metrics import available_metrics, catalog_metrics, match_metric, parameter_count
+from pwc_cli.scan import INCOMPLETE, MAX_ROWS, ROW_LIMIT, Scan, scan
+from pwc_cli.scopes import order_by_scope, scope_summary
+from pwc_cli.timeline import sota_timeline, timeline_metric
+from pwc_cli.transport import entity_segment
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+class Board:
+    """Reads one benchmark's evaluation rows, via the size-capped route when asked."""
+
+    def __init__(self, client: Catalog, args: argparse.Namespace, dataset_id: str) -> None:
+        self.client = client
+        self.args = args
+        self.dataset_id = dataset_id
+        self.cap: int | None = args.max_parameters
+        self.coverage: dict[str, int] | None = None
+
+    def fetch(self, page: int, page_size: int) -> Any:
+        params: dict[str, Any] = {"page": page, "page_size": page_size}
+        if self.cap is None:
+            path = f"datasets/{entity_segment(self.dataset_id)}/evaluations/"
+            params |= {"ordering": "best_rank", "is_open": self.args.is_open}
+        else:
+            path = "evaluations/"
+            params |= {
+                "dataset_id": self.dataset_id,
+                "ordering": "best_rank",
+                "is_open": self.args.is_open,
+                "max_parameters_exclusive": self.cap + 1,
+            }
+        return self.client.get_json(path, params)
+
+    def _confirm(self, payload: Any) -> None:
+        """Fail closed: a size-capped answer must say how many rows have a known size."""
+        if self.cap is None:
+            return
+        known = _int(payload.get("parameter_coverage_known")) if isinstance(payload, dict) else None
+        whole = _int(payload.get("parameter_coverage_total")) if isinstance(payload, dict) else None
+        if known is None or whole is None:
+            raise UnconfirmedFilter(
+                "parameter filtering requires a compatible API; server must be upgraded"
+            )
+        self.coverage = {"known": known, "total": whole}
+
+    def read(self, *, refuse_long: bool) -> Scan:
+        """The board's rows. `refuse_long`: metric selection over a board longer than the bound
+        is refused (its answer would silently miss rows); otherwise the rows read are used."""
+
+        def check(payload: Any) -> None:
+            self._confirm(payload)
+            count = _int(payload.get("count")) if isinstance(payload, dict) else None
+            if refuse_long and count is not None and count > MAX_ROWS:
+                raise RefusedRequest(_refusal(count))
+
+        result = scan(self.fetch, follow_next=self.cap is not None, check=check)
+        if refuse_long and result.stopped == ROW_LIMIT:
+            raise RefusedRequest(_refusal(result.total or f"more than {len(result.rows)}"))
+        return result
+
+
+def _refusal(needed: Any) -> str:
+    return (
+        f"metric selection requires scanning {needed} evaluation rows; "
+        f"safety limit is {MAX_ROWS}"
+    )
+
+
+def stated_directions(args: argparse.Namespace, rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Directions the caller stated, keyed by the board's spelling of each metric: `--metric
+    NAME:higher`, `--sort NAME:lower`, and every Pareto objective."""
+    asked: list[tuple[str, str]] = list(getattr(args, "pareto", None) or ())
+    metric, direction = stated_metric(getattr(args, "metric", None))
+    if metric and direction:
+        asked.append((metric, direction))
+    sort = getattr(args, "sort_metric", None)
+    if sort and sort[1] in ("higher", "lower"):
+        asked.append((sort[0], sort[1]))
+    available = available_metrics(rows)
+    stated: dict[str, str] = {}
+    for name, way in asked:
+        found = match_metric(name, available)  # unknown names are refused by the selection
+        if found is not None:
+            stated[found] = way
+    return stated
+
+
+def _ordering(
+    args: argparse.Namespace, rows: list[dict[str, Any]], directions: Directions, read: Scan
+) -> dict[str, Any]:
+    """What order the rows are in, and whether it covers the whole board."""
+    sort = getattr(args, "sort_metric", None)
+    pareto = getattr(args, "pareto", None)
+    applied: dict[str, Any] = {"by": "task scope"}
+    if sort or pareto:
+        available = available_metrics(rows)
+        request, word = sort if sort else tuple(pareto or ())[0]
+        metric = match_metric(request, available) or request
+        descending, basis = sort_order(word, metric, directions)
+        applied = {
+            "by": "sort" if sort else "pareto",
+            "metric": metric,
+            "order": "desc" if descending else "asc",
+            "basis": basis,
+            "direction": directions.of(metric),
+            "direction_source": directions.source(metric),
+        }
+    applied |= {"complete": read.complete, "rows_ordered": len(read.rows)}
+    if read.stopped:
+        applied["stopped"] = read.stopped
+    return applied
+
+
+def leaderboard(
+    client: Catalog, args: argparse.Namespace, found: dict[str, Any], selecting: bool
+) -> dict[str, Any]:
+    """The `benchmark --name` payload for the benchmark row `found`."""
+    timeline = bool(getattr(args, "timeline", False))
+    dataset = str(found.get("id"))
+    board = Board(client, args, dataset)
+    read = board.read(refuse_long=selecting and not timeline)
+    if not read.complete:
+        degraded.note(INCOMPLETE)
+    merged = merge_rows(read.rows)
+    if board.cap is not None:
+        for row in merged:
+            size = parameter_count(row)
+            if size is None or size > board.cap:
+                raise UnconfirmedFilter(
+                    "API returned a model outside the requested parameter limit"
+                )
+    directions = board_directions(merged, stated_directions(args, merged))
+    ordered, main = order_by_scope(merged, [dataset], directions)
+    # resolved before the other metric filters, so a wrong --metric is named even when
+    # --require-metrics or --min would drop every row
+    metric = None
+    if timeline:
+        name, _ = stated_metric(getattr(args, "metric", None))
+        metric = timeline_metric(ordered, main.get(dataset), name, directions)
+    selected = ordered
+    if selecting:
+        selected = select_rows(
+            ordered,
+            required=args.require_metrics or (),
+            minimum=args.minimum_metrics or (),
+            maximum=args.maximum_metrics or (),
+            sort=args.sort_metric,
+            pareto=args.pareto,
+            directions=directions,
+        )
+    start = (args.page - 1) * args.limit
+    results = [
+        {**row, "metric_directions": directions.for_metrics(row.get("metrics") or {})}
+        for row in selected[start : start + args.limit]
+    ]
+    names = catalog_metrics(results)
+    data: dict[str, Any] = {
+        "benchmark": found,
+        "count": read.total if read.total is not None else len(read.rows),
+        "matched_count": len(selected),
+        "page": args.page,
+        "next_page": args.page + 1 if len(selected) > start + args.limit else None,
+        "results": results,
+        "rows_read": len(read.rows),
+        "merged_count": len(merged),
+        "task_scopes": scope_summary(results, main, directions),
+        "metric_directions": directions.for_metrics(names),
+        "metric_direction_sources": directions.sources_for(names),
+        "ordering": _ordering(args, ordered, directions, read),
+    }
+    if board.coverage is not None:
+        data["parameter_coverage"] = board.coverage
+    if timeline:
+        data["timeline"] = sota_timeline(selected, metric, complete=read.complete)
+    return data
