@@ -85,8 +85,7 @@ class Board:
 
 def _refusal(needed: Any) -> str:
     return (
-        f"metric selection requires scanning {needed} evaluation rows; "
-        f"safety limit is {MAX_ROWS}"
+        f"metric selection requires scanning {needed} evaluation rows; safety limit is {MAX_ROWS}"
     )
 
 

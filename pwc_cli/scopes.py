@@ -67,7 +67,9 @@ def _direction(metric: str | None, directions: Directions | None) -> str | None:
     return directions.of(metric) if directions is not None else metric_direction(metric)
 
 
-def _within_scope(rows: list[dict[str, Any]], directions: Directions | None) -> list[dict[str, Any]]:
+def _within_scope(
+    rows: list[dict[str, Any]], directions: Directions | None
+) -> list[dict[str, Any]]:
     metric = primary_metric(rows)
     direction = _direction(metric, directions)
     sign = -1.0 if direction == "lower" else 1.0
