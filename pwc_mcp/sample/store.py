@@ -13,18 +13,15 @@ import re
 import threading
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
 
 from pwc_mcp.sample.common import ApiError, Json, fold, pick, split_arxiv
 from pwc_mcp.sample.filler import long_appendix
 from pwc_mcp.sample.metadata import PublicMetadata
+from pwc_mcp.sample.search import PaperSearch
 from pwc_mcp.sample.views import CatalogViews
 
 DATA_DIR = Path(__file__).with_name("data")
 _BRACKETED = re.compile(r"^(.*\S)\s*\[(\d+)\]$")  # "Jian Sun [1187]": a name shared by two authors
-_PHRASE = re.compile(r'"([^"]*)"')
-_WORD = re.compile(r"\w+")
-_STOPWORDS = frozenset(re.findall(r"\w+", "a an and are as at by for from in is of on or the to"))
 RESOURCE_KEYS = ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces")
 # Lookups try fields in this order, like the clients' exact matching (name beats slug beats id).
 MATCH_FIELDS = {
@@ -64,6 +61,7 @@ class SampleStore:
         for entry in raw["papers"]:
             self._add_paper(entry)
         self._link_papers()
+        self._search = PaperSearch(self.papers.values())
         self.views = CatalogViews(self, raw["leaderboards"])
         self.metadata = PublicMetadata(self, raw["public_metadata"], raw["stale_mappings"])
         self._lock = threading.Lock()
@@ -265,34 +263,8 @@ class SampleStore:
         return (chosen + others)[:limit]
 
     def search(self, query: str, mode: str) -> list[Json]:
-        """Deterministic search. Quoted phrases must appear in the title or summary; keyword mode
-        needs every token somewhere (title, summary, authors, IDs); hybrid/semantic rank by word
-        overlap (title 3, author 2, summary 1, ID 5). An exact title match always comes first."""
-        phrases = [fold(p) for p in _PHRASE.findall(query) if p.strip()]
-        words_in_query = (w.strip("\"'.,;:!?()[]") for w in fold(_PHRASE.sub(" ", query)).split())
-        tokens = [t for t in words_in_query if t]
-        words = {w for t in tokens for w in _WORD.findall(t)}
-        words, whole = (words - _STOPWORDS) or words, fold(query.strip().strip('"'))
-        hits: list[tuple[tuple[Any, ...], Json]] = []
-        for paper in self.papers.values() if tokens or phrases else ():
-            title, text = fold(paper["title"]), fold(paper["summary"])
-            names = fold(" ".join(paper["row"]["authors"]))
-            ids = f"{paper['id']} {fold(paper.get('arxiv_id') or '')}"
-            if any(p not in f"{title} {text}" for p in phrases):
-                continue
-            if mode == "keyword":
-                if not all(t in f"{title} {text} {names} {ids}" for t in tokens):
-                    continue
-                score = sum(t in title for t in tokens)
-            else:
-                bags = [set(_WORD.findall(s)) | set(s.split()) for s in (title, names, text, ids)]
-                weights = zip((3, 2, 1, 5), bags, strict=True)
-                score = sum(weight * len(words & bag) for weight, bag in weights)
-                if words and not score:
-                    continue
-            rank = (title != whole, -score, -paper["citation_count"], int(paper["id"]))
-            hits.append((rank, paper))
-        return [paper for _, paper in sorted(hits, key=lambda hit: hit[0])]
+        """Papers matching the query in this mode, best first (see ``search.py``)."""
+        return self._search.search(query, mode)
 
     def filter_papers(
         self, papers: list[Json], search: str | None, entities: dict[str, Json], authors: list[Json]

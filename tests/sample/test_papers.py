@@ -293,9 +293,12 @@ def test_external_and_legacy_papers(api: httpx.Client) -> None:
 
 def test_bare_lists(api: httpx.Client) -> None:
     recent = ok(api.get("papers/recent", params={"limit": 3}))
-    assert isinstance(recent, list) and [r["id"] for r in recent] == ["127733", "125902", "123410"]
+    assert isinstance(recent, list) and [r["id"] for r in recent] == ["128410", "127733", "125902"]
     trending = ok(api.get("papers/trending", params={"limit": 20, "max_age_days": 180}))
-    assert [r["id"] for r in trending] == ["127733", "123410", "125902"]
+    assert [r["id"] for r in trending] == ["127733", "123410", "125902", "128410"]
+    # The window counts back from the sample's as_of (2025-06-30), not from the real date.
+    month = ok(api.get("papers/trending", params={"max_age_days": 30}))
+    assert [r["id"] for r in month] == ["128410"]
     wider = ok(api.get("papers/trending", params={"max_age_days": 365, "min_velocity": 90.0}))
     assert [r["id"] for r in wider] == ["121877", "127733", "123410"]
     related = ok(api.get("papers/1706.03762/related", params={"limit": 4}))
