@@ -1,23 +1,26 @@
-"""argparse, the `pwc` way: the contract's error lines, negative-looking values kept as values,
-and tool values turned into a handler's Namespace by the very same parser (the MCP server's
-route).
+"""argparse, the `pwc` way: the contract's error lines (with did-you-mean), negative-looking
+values kept as values, an entity's NAME beside its `list` subcommand, shared flags accepted
+before the command, and tool values turned into a handler's Namespace by the very same parser
+(the MCP server's route).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NoReturn
 
 from pwc_cli.errors import ArgumentError, UsageError
+from pwc_cli.mistyped import choice_hint
 from pwc_cli.types import bound_text_by_default
 
-_CHOICE = re.compile(
-    r"^argument (?:COMMAND|SUBCOMMAND|list): invalid choice: (.*) \(choose from (.*)\)$"
-)
+_CHOICE = re.compile(r"^argument (.+?): invalid choice: (.*) \(choose from (.*)\)$")
+_COMMAND_WORDS = ("COMMAND", "SUBCOMMAND")  # the metavars of the command levels
 _NEGATIVE_LOOKING = re.compile(r"^-\.?\d")  # `-5M`, `-3`, `-.5`
+_NAMED = "_pwc_named"  # on a Namespace while the rest after a positional NAME is parsed
 
 
 class PwcParser(argparse.ArgumentParser):
@@ -39,7 +42,9 @@ class PwcParser(argparse.ArgumentParser):
         if any(a.option_strings for a in self._actions):
             words.append("[options]")
         for action in self._actions:
-            if isinstance(action, argparse._SubParsersAction):
+            if isinstance(action, NamedSubcommands):  # optional: `pwc task` still names none
+                words.append(f"[{action.metavar} ...]")
+            elif isinstance(action, argparse._SubParsersAction):
                 words.append(str(action.metavar) + (" ..." if action.required else " [...]"))
             elif not action.option_strings:
                 words.append(str(action.metavar or action.dest))
@@ -51,6 +56,11 @@ class PwcParser(argparse.ArgumentParser):
         if _NEGATIVE_LOOKING.match(arg_string):
             return None
         return super()._parse_optional(arg_string)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if isinstance(action, NamedSubcommands):  # a word that is no subcommand is the NAME
+            return
+        super()._check_value(action, value)
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         # `--search=--` is the text "--": argparse before 3.13 drops it as if it ended the
@@ -91,11 +101,101 @@ def _refused(parser: argparse.ArgumentParser, error: argparse.ArgumentError) -> 
 
 
 def explain(message: str) -> str:
-    """argparse's message for a stray word where a subcommand may stand, in plain words."""
+    """argparse's message for a stray word where a subcommand may stand, in plain words; an
+    invalid choice (a command, a subcommand or a flag's value) names the nearest one."""
     match = _CHOICE.match(message)
-    if match:
-        return f"unexpected argument {match.group(1)} (expected one of: {match.group(2)})"
-    return message
+    if not match:
+        return message
+    argument, typed, choices = match.groups()
+    try:  # argparse writes the text and the choices as Python literals: `'papr'`
+        hint = choice_hint(ast.literal_eval(typed), ast.literal_eval(f"({choices},)"))
+    except (ValueError, SyntaxError):
+        hint = ""
+    if argument in _COMMAND_WORDS:
+        return f"unexpected argument {typed} ({hint}expected one of: {choices})"
+    return f"argument {argument}: invalid choice: {typed} ({hint}choose from {choices})"
+
+
+class NamedSubcommands(argparse._SubParsersAction):
+    """An entity's subcommands, where a word that is no subcommand is the entity's NAME:
+    `pwc benchmark ImageNet` is `pwc benchmark --name ImageNet` while `pwc benchmark list`
+    stays the listing (a name that is literally "list" is `--name list`).
+
+    argparse hands a subcommand every word after it, so the words after a NAME are parsed
+    here by the entity's own parser, as they would have been without it."""
+
+    def __init__(self, *args: Any, name_dest: str = "name", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.name_dest = name_dest
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        word, rest = values[0], list(values[1:])
+        if word in self.choices:
+            if getattr(namespace, _NAMED, False):  # `pwc task NAME list`
+                parser.error(f"unexpected argument {word!r} after the name")
+            super().__call__(parser, namespace, values, option_string)
+            return
+        # The first such word is the NAME. A later one (a second word, or the value of a
+        # mistyped flag: `--max-paramters 1B`) is left unrecognized, for main() to say with
+        # the unknown flags, whose did-you-mean is the useful part.
+        stray = getattr(namespace, self.name_dest, None) is not None
+        if not stray:
+            setattr(namespace, self.name_dest, word)
+            setattr(namespace, _NAMED, True)
+        try:
+            _, extras = parser.parse_known_args(rest, namespace)
+        finally:
+            if not stray:
+                delattr(namespace, _NAMED)
+        if not stray and getattr(namespace, self.name_dest) != word:
+            parser.error(f"the name is given twice: {word!r} and --name")
+        _unrecognized(namespace, [word, *extras] if stray else extras)
+
+
+def _unrecognized(namespace: argparse.Namespace, words: Sequence[str]) -> None:
+    """Leave `words` for parse_known_args's extras, as argparse's own subcommands do."""
+    if words:
+        vars(namespace).setdefault(argparse._UNRECOGNIZED_ARGS_ATTR, []).extend(words)
+
+
+def hoist(
+    parser: argparse.ArgumentParser, argv: Sequence[str], shared: Collection[str]
+) -> list[str]:
+    """`argv` with the `shared` switches said before the command (`pwc --json search x`, `pwc
+    task --json list`) moved after it, where every command declares them: the same meaning
+    on either side. Only switches move (no value to carry), and only from among the command
+    words; they go before a `--`, after which every word is a value."""
+    words, command, moved = list(argv), [], []
+    current: argparse.ArgumentParser = parser
+    index = 0
+    while index < len(words):
+        word, subcommands = words[index], _subcommands(current)
+        if word in shared:
+            moved.append(word)
+        elif subcommands is not None and word in subcommands.choices:
+            command.append(word)
+            current = subcommands.choices[word]
+        else:
+            break
+        index += 1
+    if not moved:
+        return words
+    rest = words[index:]
+    end = rest.index("--") if "--" in rest else len(rest)
+    return [*command, *rest[:end], *moved, *rest[end:]]
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> argparse._SubParsersAction | None:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action
+    return None
 
 
 def blank_positional(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:

@@ -6,13 +6,15 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from pwc_cli.argparsing import blank_positional
+from pwc_cli.argparsing import blank_positional, hoist
 from pwc_cli.charts.output import problem as chart_problem
 from pwc_cli.charts.output import write_chart
 from pwc_cli.commands import Catalog, run
 from pwc_cli.errors import HTTPStatusError, PwcError, upstream_detail
-from pwc_cli.parser import VERSION_LINE, build_parser
+from pwc_cli.mistyped import flag_hint
+from pwc_cli.parser import SHARED_FLAGS, VERSION_LINE, build_parser
 from pwc_cli.render import Screen, envelope
+from pwc_cli.settings import api_url
 from pwc_cli.terminal import Terminal, neutralise
 from pwc_cli.transport import CatalogClient
 from pwc_cli.views import load_views
@@ -46,11 +48,12 @@ def main(
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     parser, commands = build_parser()
+    words = hoist(parser, sys.argv[1:] if argv is None else argv, SHARED_FLAGS)
     try:
-        args, extras = parser.parse_known_args(argv)
+        args, extras = parser.parse_known_args(words)
         leaf = commands[args.command]
         if extras:  # said by the command that was given, with its own usage line
-            leaf.error(f"unrecognized arguments: {' '.join(extras)}")
+            leaf.error(f"unrecognized arguments: {' '.join(extras)}{flag_hint(leaf, extras)}")
         blank = blank_positional(leaf, args)
         if blank:
             leaf.error(f"argument {blank}: must not be empty")
@@ -64,8 +67,9 @@ def main(
         return 0
     screen = screen_for(out, tty, width)
     owned = client is None
-    catalog = client or CatalogClient()
+    catalog = client
     try:
+        catalog = client or CatalogClient(api_url())  # a bad address is a usage error (2)
         payload = run(args, catalog)
         if args.json:  # exact: the payload as the catalog and the handler made it
             text, notes = envelope(payload) + "\n", []

@@ -20,7 +20,7 @@ from pwc_cli.parsers import Builder, benchmarks, papers, taxonomy
 
 # `chart` writes a file: a tool never gets it, so the server never writes files
 PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage", "chart"})
-VERSION_LINE = f"pwc {__version__}\tapi v1"
+VERSION_LINE = f"pwc {__version__} (API v1)"  # one line, no tab: read by people, not cut
 ROOT_EXAMPLES = (
     'pwc search "vision transformer" --limit 5',
     "pwc paper info 1706.03762",
@@ -59,6 +59,19 @@ EXAMPLES: dict[str, tuple[str, ...]] = _BUILT.examples
 RESEARCH_COMMANDS = tuple(name for name in COMMANDS if name != "version")
 # MCP tool -> the command it runs, declared with the command (`tool=`), in declaration order.
 TOOL_COMMANDS: dict[str, str] = _BUILT.tools
+
+
+def _shared_switches() -> frozenset[str]:
+    """The switches every research command declares (`--json`), so also accepted before the
+    command (pwc_cli.argparsing.hoist); help is the root's own."""
+    per_command = [
+        {o for a in COMMANDS[c]._actions if a.nargs == 0 for o in a.option_strings}
+        for c in RESEARCH_COMMANDS
+    ]
+    return frozenset(set.intersection(*per_command) - {"-h", "--help"})
+
+
+SHARED_FLAGS = _shared_switches()
 
 
 def research_actions(command: str) -> list[argparse.Action]:

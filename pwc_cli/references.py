@@ -2,8 +2,9 @@
 
 Accepted: numeric catalog IDs, modern and legacy arXiv IDs (with or without a version, with an
 optional `arxiv:` prefix), arXiv abs/pdf URLs, Hugging Face paper URLs, Papers With Code URLs,
-exact titles (case-insensitive) and the unique short name before a title's colon. Anything
-else that looks like a URL is refused without fetching it. Resolving a reference against the
+DOI URLs (`https://doi.org/10.xxxx/yyy`, the same as the bare DOI), exact titles
+(case-insensitive) and the unique short name before a title's colon. Anything else that looks
+like a URL is refused without fetching it. Resolving a reference against the
 catalog is pwc_cli.resolution's.
 """
 
@@ -20,11 +21,14 @@ MAX_REFERENCE_CHARS = 500
 MODERN_ARXIV = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$", re.IGNORECASE)
 LEGACY_ARXIV = re.compile(r"^[A-Za-z][A-Za-z0-9.\-]*/\d{7}(v\d+)?$", re.IGNORECASE)
 NUMERIC = re.compile(r"^\d+$")
+DOI = re.compile(r"^10\.\d{4,9}/\S+$")  # Crossref's pattern for modern DOIs
 _VERSION = re.compile(r"v\d+$", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _SPACE = re.compile(r"\s+")
 _ARXIV_HOSTS = {"arxiv.org", "www.arxiv.org", "export.arxiv.org"}
 _HF_HOSTS = {"huggingface.co", "www.huggingface.co", "hf.co"}
+_DOI_HOSTS = {"doi.org", "www.doi.org", "dx.doi.org"}
+_UNSUPPORTED = "only arXiv, Hugging Face, Papers With Code and doi.org URLs resolve"
 _PWC_HOSTS = {
     "paperswithcode.co",
     "www.paperswithcode.co",
@@ -84,10 +88,12 @@ def _parse_url(url: str) -> ParsedReference:
             if is_identifier(tail):
                 return ParsedReference(url, identifier=tail)
             return ParsedReference(url, slug=segments[1])
-    raise UsageError(
-        f"Paper URL not supported: {url}; only arXiv, Hugging Face, and Papers With Code "
-        "URLs resolve"
-    )
+        doi = "/".join(segments)
+        if host in _DOI_HOSTS and DOI.match(doi):
+            # the bare DOI, which is looked up as a bare DOI is (the catalog, then public
+            # metadata); a DOI's own `/` are kept, `%2F` included
+            return ParsedReference(doi)
+    raise UsageError(f"Paper URL not supported: {url}; {_UNSUPPORTED}")
 
 
 def strip_version(text: str) -> str:
@@ -100,10 +106,7 @@ def strip_version(text: str) -> str:
 def _url_identifier(url: str, tail: str) -> ParsedReference:
     candidate = strip_version(tail.removesuffix(".pdf"))
     if not is_identifier(candidate):
-        raise UsageError(
-            f"Paper URL not supported: {url}; only arXiv, Hugging Face, and Papers With Code "
-            "URLs resolve"
-        )
+        raise UsageError(f"Paper URL not supported: {url}; {_UNSUPPORTED}")
     return ParsedReference(url, identifier=candidate)
 
 

@@ -1,5 +1,6 @@
 """Output primitives (docs/upstream-api.md#output-rules): the JSON envelope, tables (aligned or
-TSV), Markdown blocks, links.
+TSV; how columns fit a terminal is pwc_cli.columns), Markdown blocks, links, prose folded to the
+terminal's width.
 
 Per-command human views live in `pwc_cli/views/` (the registry is `pwc_cli.views`); plain-text
 helpers are `pwc_cli.text`, the site's links `pwc_cli.urls`.
@@ -9,13 +10,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.terminal import Terminal, display_width, fit_widths, neutralise, pad, truncate
+from pwc_cli.columns import cutter, fit
+from pwc_cli.terminal import Terminal, display_width, neutralise, pad, truncate
 from pwc_cli.text import cell_text, md_escape, one_line, tsv_escape
 
 Screen = Terminal | None  # a terminal of known width, or None for a pipe or file
+MIN_FOLD = 20  # narrower than this, folding makes text harder to read, not easier
+_LEAD = re.compile(r"^\s*(?:[-*] |\d+\. )?")  # a bullet's text starts after its marker
 
 
 def envelope(payload: Any) -> str:
@@ -49,11 +55,17 @@ def table(
         [one_line(neutralise(cell_text(c))) for c in row] for row in rows
     ]
     natural = [max(display_width(r[i]) for r in text_rows) for i in range(len(headers))]
-    widths = fit_widths(natural, tty.width)
+    body = [max(display_width(r[i]) for r in text_rows[1:]) for i in range(len(headers))]
+    widths = fit(headers, natural, body, tty.width)
+    cuts = [cutter([r[i] for r in text_rows[1:]], w) for i, w in enumerate(widths)]
     lines = []
-    for row in text_rows:
+    for number, row in enumerate(text_rows):
         cells = [
-            pad(truncate(cell, widths[i]), widths[i], right=headers[i] in right_set)
+            pad(
+                (truncate if number == 0 else cuts[i])(cell, widths[i]),
+                widths[i],
+                right=headers[i] in right_set,
+            )
             for i, cell in enumerate(row)
         ]
         lines.append("  ".join(cells).rstrip())
@@ -95,11 +107,43 @@ def sections(*blocks: str) -> str:
     return text + "\n" if text else ""
 
 
-def section(title: str, lines: list[str], tty: Screen, level: int = 2) -> str:
-    """A titled block (Markdown heading when captured, the bare title in a terminal)."""
+def section(
+    title: str, lines: list[str], tty: Screen, level: int = 2, *, folded: bool = True
+) -> str:
+    """A titled block (Markdown heading when captured, the bare title in a terminal); in a
+    terminal its lines are folded to the width (`folded=False` for a table)."""
     if not lines:
         return ""
-    return f"{title if tty else '#' * level + ' ' + title}\n\n" + "\n".join(lines)
+    body = "\n".join(lines)
+    return f"{title if tty else '#' * level + ' ' + title}\n\n" + (
+        fold(body, tty) if folded else body
+    )
+
+
+def fold(text: str, tty: Screen) -> str:
+    """Each line longer than the terminal folded at spaces, a bullet's next lines indented
+    under its text (a pipe gets the text whole: Markdown has its own wrapping).
+
+    Never at a hyphen ("English-German" stays one word); a word is broken only when longer
+    than the line, and not even then in a line with a URL: a URL cut in two cannot be opened or
+    copied, so the terminal's own wrapping shows it. Widths are counted in characters, as
+    textwrap does: a line of wide characters may still end early."""
+    if not tty or tty.width < MIN_FOLD:
+        return text
+    return "\n".join(_fold_line(line, tty.width) for line in text.split("\n"))
+
+
+def _fold_line(line: str, width: int) -> str:
+    if display_width(line) <= width:
+        return line
+    lead = _LEAD.match(line)
+    return textwrap.fill(
+        line,
+        width=width,
+        subsequent_indent=" " * (lead.end() if lead else 0),
+        break_on_hyphens=False,
+        break_long_words="://" not in line,
+    )
 
 
 def strong(text: str, tty: Screen) -> str:

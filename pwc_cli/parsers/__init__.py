@@ -12,7 +12,7 @@ import argparse
 from typing import Any
 
 from pwc_cli import flags
-from pwc_cli.argparsing import PwcParser
+from pwc_cli.argparsing import NamedSubcommands, PwcParser
 from pwc_cli.help import epilog
 
 Examples = tuple[str, ...]
@@ -94,13 +94,19 @@ class Builder:
         list_tool: str,
         json_flag: bool = True,
     ) -> tuple[argparse.ArgumentParser, argparse.ArgumentParser]:
-        """An entity command (`--name` detail) and its optional nested `list` subcommand."""
+        """An entity command (`NAME` or `--name NAME` detail) and its optional nested `list`
+        subcommand; a word that is not `list` is the NAME (pwc_cli.argparsing.NamedSubcommands),
+        which adds no tool parameter: the tool has `name`."""
         parser = self.leaf(top, name, name, help_text, examples=examples, tool=tool)
         flags.name(parser, name_help)
         if json_flag:
             flags.json(parser)
         nested = parser.add_subparsers(
-            dest=f"{name}_command", metavar="list", parser_class=self.parser_class
+            dest=f"{name}_command",
+            metavar="NAME | list",
+            parser_class=self.parser_class,
+            action=NamedSubcommands,
+            help=f"{name_help} (the same as --name), or list",
         )
         listing = self.leaf(
             nested, "list", f"{name} list", list_help, examples=list_examples, tool=list_tool

@@ -30,7 +30,7 @@ def add(b: Builder, top: Any) -> None:
         list_tool="list_benchmarks",
         examples=(
             'pwc benchmark --name ImageNet --max-parameters 100M --min "Top 1 Accuracy=83" --limit 5',
-            'pwc benchmark --name ImageNet --pareto "Top 1 Accuracy:higher,GFLOPs:lower"',
+            'pwc benchmark ImageNet --pareto "Top 1 Accuracy:higher,GFLOPs:lower"',
             'pwc benchmark --name "Penn Treebank (Word Level)" --timeline --chart ptb.svg',
         ),
         list_examples=(

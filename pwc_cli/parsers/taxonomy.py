@@ -18,7 +18,11 @@ def add(b: Builder, top: Any) -> None:
         list_help="Tasks, grouped by area or flat.",
         tool="get_task",
         list_tool="list_tasks",
-        examples=("pwc task --name image-classification", "pwc task list --search detection"),
+        examples=(
+            "pwc task --name image-classification",
+            "pwc task image-classification",
+            "pwc task list --search detection",
+        ),
         list_examples=(
             "pwc task list --search detection --limit 10",
             "pwc task list --group-by-area",
@@ -42,7 +46,7 @@ def add(b: Builder, top: Any) -> None:
         list_help="Methods.",
         tool="get_method",
         list_tool="list_methods",
-        examples=("pwc method --name transformer", "pwc method list --area Vision"),
+        examples=("pwc method transformer", "pwc method list --area Vision"),
         list_examples=("pwc method list --area Vision", "pwc method list --introduced-year 2017"),
     )
     flags.page(mlist)
@@ -67,7 +71,7 @@ def add(b: Builder, top: Any) -> None:
         list_help="Conferences.",
         tool="get_conference",
         list_tool="list_conferences",
-        examples=("pwc conference --name neurips-2017", "pwc conference list --year 2017"),
+        examples=("pwc conference neurips-2017", "pwc conference list --year 2017"),
         list_examples=("pwc conference list --year 2017", "pwc conference list --json"),
     )
     clist.add_argument("--year", type=IntRange("--year", 1, 9999), help="only this year")
@@ -81,7 +85,7 @@ def add(b: Builder, top: Any) -> None:
         list_help="Organizations.",
         tool="get_organization",
         list_tool="list_organizations",
-        examples=("pwc organization --name google", "pwc organization list --featured-only"),
+        examples=("pwc organization google", "pwc organization list --featured-only"),
         list_examples=("pwc organization list --featured-only", "pwc organization list --json"),
     )
     olist.add_argument("--featured-only", action="store_true", help="only featured organizations")
@@ -95,7 +99,7 @@ def add(b: Builder, top: Any) -> None:
         list_help="Frameworks.",
         tool="get_framework",
         list_tool="list_frameworks",
-        examples=("pwc framework --name pytorch", "pwc framework list --platform gpu"),
+        examples=("pwc framework pytorch", "pwc framework list --platform gpu"),
         list_examples=(
             "pwc framework list --domain deep-learning --platform gpu",
             "pwc framework list --json",

@@ -213,8 +213,8 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
     return Rendered(
         sections(
             heading(bench.get("name"), tty),
-            one_line(full) if full and full != bench.get("name") else "",
-            one_line(bench.get("description")),
+            wrapped(one_line(full), tty) if full and full != bench.get("name") else "",
+            wrapped(one_line(bench.get("description")), tty),
             link(
                 "View benchmark", site_url("benchmark", bench.get("slug") or bench.get("id")), tty
             ),

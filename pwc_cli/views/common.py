@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import textwrap
+import functools
 from typing import Any
 
 from pwc_cli.commands.common import extract_rows
-from pwc_cli.render import Screen, more_hint, no_results
+from pwc_cli.render import Screen, fold, more_hint, no_results
 from pwc_cli.text import cell_text, count, md_escape, one_line
 from pwc_cli.urls import site_url
+from pwc_cli.views import Rendered, View
 
 
 def plural(value: Any, word: str, words: str | None = None) -> str:
@@ -62,6 +63,19 @@ def paper_cell(row: dict[str, Any], tty: Screen) -> str:
     return f"[{label}]({site_url('paper', ref)})" if ref else md_escape(title)
 
 
+def prose(fn: View) -> View:
+    """A detail view that is all text (no table): in a terminal, folded to its width at word
+    boundaries rather than left for the terminal to break mid-word. Applied under `@view`."""
+
+    @functools.wraps(fn)
+    def folded(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:
+        rendered = fn(payload, args, tty)
+        return Rendered(fold(rendered.stdout, tty), rendered.stderr)
+
+    return folded
+
+
 def wrapped(text: str, tty: Screen) -> str:
-    """A long line folded to the terminal's width (a pipe gets it whole)."""
-    return textwrap.fill(text, width=tty.width) if tty and tty.width > 20 else text
+    """Prose folded to the terminal's width at word boundaries (pwc_cli.render.fold); a pipe
+    gets it whole."""
+    return fold(text, tty)

@@ -10,11 +10,12 @@ from pwc_cli.render import Screen, heading, link, sections
 from pwc_cli.text import cell_text, meta_line, one_line
 from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, view
-from pwc_cli.views.common import slug_of
+from pwc_cli.views.common import prose, slug_of
 from pwc_cli.views.tables import Cell, counted, joined, row_table
 
 
 @view("conference")
+@prose
 def conference_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     dates = [d for d in (data.get("start_date"), data.get("end_date")) if d]
     return Rendered(
@@ -57,6 +58,7 @@ def conference_list_view(payload: Any, args: argparse.Namespace, tty: Screen) ->
 
 
 @view("organization")
+@prose
 def organization_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     years = [
         cell_text(y) for y in (data.get("first_paper_year"), data.get("latest_paper_year")) if y
@@ -104,6 +106,7 @@ def _platform_text(row: dict[str, Any]) -> str:
 
 
 @view("framework")
+@prose
 def framework_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     arxiv = data.get("introducing_paper_arxiv_id")
     paper = site_url("paper", arxiv) if arxiv else None

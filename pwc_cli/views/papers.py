@@ -9,6 +9,7 @@ from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import (
     Screen,
     code,
+    fold,
     heading,
     link,
     markdown_table,
@@ -143,7 +144,8 @@ def evaluations_section(rows: list[dict[str, Any]], tty: Screen) -> str:
     if not rows:
         return section("Evaluations", ["No evaluations found."], tty)
     if tty:
-        return section("Evaluations", [evaluations_rows(rows, tty).rstrip("\n")], tty)
+        table_text = evaluations_rows(rows, tty).rstrip("\n")
+        return section("Evaluations", [table_text], tty, folded=False)
     body = []
     for row in rows:
         url = _source_url(row)
@@ -262,7 +264,7 @@ def paper_info(paper: dict[str, Any], args: argparse.Namespace, tty: Screen) -> 
             ("doi", paper.get("doi")),
             ("arxiv_id", paper.get("arxiv_id")),
         ]
-    header = "\n".join(f"{label}: {cell_text(v)}" for label, v in fields if cell_text(v))
+    header = fold("\n".join(f"{label}: {cell_text(v)}" for label, v in fields if cell_text(v)), tty)
     abstract = cell_text(paper.get("abstract")).strip() or "—"
     blocks = [header, section("Abstract", [abstract], tty)]
     if paper.get("in_catalog") is False:

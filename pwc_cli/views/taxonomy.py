@@ -9,7 +9,7 @@ from pwc_cli.render import Screen, code, heading, link, no_results, section, sec
 from pwc_cli.text import cell_text, count, meta_line, one_line
 from pwc_cli.urls import absolute, site_url
 from pwc_cli.views import Rendered, view
-from pwc_cli.views.common import is_grouped, name_of, plural, records, slug_of
+from pwc_cli.views.common import is_grouped, name_of, plural, prose, records, slug_of
 from pwc_cli.views.tables import counted, row_table
 
 # --- tasks --------------------------------------------------------------------------------
@@ -32,6 +32,7 @@ def _benchmark_line(row: dict[str, Any]) -> str:
 
 
 @view("task")
+@prose
 def task_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     task = data.get("task") or {}
     area = data.get("area") or {}
@@ -138,6 +139,7 @@ def task_list_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rende
 
 
 @view("method")
+@prose
 def method_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) -> Rendered:
     method = data.get("method") or {}
     area = data.get("area") or {}

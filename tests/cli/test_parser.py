@@ -201,7 +201,7 @@ def test_repeatable_and_alias_flags() -> None:
         (["benchmark", "--name", "x", "--max-parameters", "-5M"], "got '-5M'"),
         (["search", ""], "argument QUERY: must not be empty"),
         (["search", "x", "--jsn"], "pwc search: error: unrecognized arguments: --jsn"),
-        (["benchmark", "--name", "x", "50"], "unexpected argument '50'"),
+        (["benchmark", "--name", "x", "50"], "unrecognized arguments: 50"),
         (["search", "x", "--page", "101"], "argument --page: --page must be 1-100"),
         (["search", "x", "--mode", "fuzzy"], "invalid choice"),
         (["search", "x", "--start-date", "2020-13-01"], "expected a date as YYYY-MM-DD"),

@@ -50,7 +50,6 @@ def test_titles_are_not_identifiers() -> None:
 @pytest.mark.parametrize(
     "url",
     [
-        "https://doi.org/10.1145/3065386",
         "https://openreview.net/forum?id=abc",
         "http://192.168.1.10/paper/1706.03762",
         "http://localhost:8080/abs/1706.03762",

@@ -54,7 +54,7 @@ async def test_external_paper_keeps_its_numeric_id(client: Client) -> None:
 @pytest.mark.parametrize(
     ("reference", "prefix"),
     [
-        ("https://doi.org/10.1145/3065386", "invalid_argument: Paper URL not supported"),
+        ("https://example.org/papers/10.1145/3065386", "invalid_argument: Paper URL not supported"),
         ("http://10.0.0.1/paper/1706.03762", "invalid_argument: Paper URL not supported"),
         ("http://localhost:8080/abs/1706.03762", "invalid_argument: Paper URL not supported"),
         (

@@ -154,7 +154,7 @@ async def test_pareto_selection(client: Client) -> None:
         ),
         (
             "get_paper_info",
-            {"paper": "https://doi.org/10.1145/3065386"},
+            {"paper": "https://example.org/papers/10.1145/3065386"},  # doi.org URLs are DOIs
             "invalid_argument: Paper URL not supported",
         ),
         (
