@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 from pwc_cli.scrub import without_internals
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 DETAIL_LIMIT = 200
+# Said wherever the catalog cannot be reached: by `pwc` on a connection failure and by
+# `pwc-mcp` when its first readiness probe fails. An offline `make run` looked healthy.
+UNREACHABLE_HINT = (
+    "to work offline run `make demo` or `pwc-mcp --sample-catalog` (the sample catalog; it "
+    "prints the PWC_API_URL to use), or set PWC_API_URL to a reachable catalog"
+)
 
 
 class PwcError(Exception):
@@ -25,6 +32,27 @@ class TransportError(PwcError):
     def __init__(self, reason: str) -> None:
         super().__init__(f"API request failed: {reason}")
         self.reason = reason
+
+
+class CatalogUnreachable(TransportError):
+    """No connection to the catalog at all (a name that does not resolve, a refused connection,
+    no route): the message names the catalog and how to work without it (exit 3)."""
+
+    def __init__(self, reason: str, url: str) -> None:
+        PwcError.__init__(self, f"API request failed: {reason}; {unreachable(url)}")
+        self.reason = reason
+        self.url = url
+
+
+def unreachable(url: str) -> str:
+    """The clause that names an unreachable catalog and the way out, for the CLI and the server
+    alike; the URL is configuration, shown without any credentials, query or fragment."""
+    return f"the catalog at {shown_url(url)} cannot be reached: {UNREACHABLE_HINT}"
+
+
+def shown_url(url: str) -> str:
+    parts = urlsplit(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2], query="", fragment="").geturl()
 
 
 class UpstreamTimeout(TransportError):

@@ -22,6 +22,7 @@ import httpx
 from pwc_cli import __version__, deadline
 from pwc_cli.decoding import ACCEPT_ENCODING, OVER_LIMIT, read_decoded
 from pwc_cli.errors import (
+    CatalogUnreachable,
     HTTPStatusError,
     ResponseTooLarge,
     TransportError,
@@ -166,6 +167,8 @@ class CatalogClient:
                     return Reply(response.status_code, headers, body)
             except httpx.TimeoutException as exc:
                 raise UpstreamTimeout() from exc
+            except httpx.ConnectError as exc:  # never connected: say which catalog, and the way out
+                raise CatalogUnreachable(_reason(exc), self.base_url) from exc
             except httpx.HTTPError as exc:
                 raise TransportError(_reason(exc)) from exc
 

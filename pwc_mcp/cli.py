@@ -1,7 +1,9 @@
 """The `pwc-mcp` entry point, kept light: `--help` and `--version` never import FastMCP.
 
-Start-up order: parse, validate the configuration, bind the socket(s), build the app, print the
-endpoint (now reachable: connections wait in the listen backlog), then serve on that socket.
+Start-up order: parse, validate the configuration, bind the socket(s) (a taken port fails here,
+before FastMCP is imported), build the app, run its start-up, and only then listen: the port accepts
+connections once every request on it is answered at once (issue #27), and the endpoint is printed
+at that moment.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import shlex
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from pwc_mcp import __version__
 
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pwc_mcp")
 SAMPLE_PORT_ENV = "PWC_SAMPLE_PORT"
+PORT_HINT = "set PORT=<free port> (or pass --port 0 for any free port)"
 
 
 def _port(text: str) -> int:
@@ -36,8 +39,17 @@ def _port(text: str) -> int:
     return int(digits)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line on stderr (exit 2): the full usage block is in
+    --help, and a wrapped usage line above the error would bury it. Every `python -m` entry point
+    of the project uses it (the sample catalog, the benchmarks)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; run '{self.prog} --help'\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="pwc-mcp",
         description="Serve the Papers With Code MCP endpoint (stateless Streamable HTTP at /mcp).",
     )
@@ -105,10 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     from pwc_mcp.localserver import bind
 
     try:
-        sock = bind(host, port)
+        sock = bind(host, port, listen=False)  # uvicorn listens once the app is ready
     except OSError as error:
-        hint = "set PORT=<free port> (or pass --port 0 for any free port)"
-        print(_busy("MCP", host, port, hint, error), file=sys.stderr)
+        print(_busy("MCP", host, port, PORT_HINT, error), file=sys.stderr)
         return 2
     with contextlib.ExitStack() as stack:
         stack.callback(sock.close)
@@ -131,10 +142,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -> int:
-    import uvicorn
-
     from pwc_mcp.app import create_app
-    from pwc_mcp.localserver import config, origin
+    from pwc_mcp.localserver import AnnouncingServer, config
     from pwc_mcp.telemetry import configure_logging
 
     configure_logging(settings.log_level)
@@ -144,31 +153,46 @@ def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -
             "cursors will not survive a restart (set it in production)"
         )
     app = create_app(settings)
-    url = origin(settings.host, settings.port)
-    if sample_url is not None:
-        print(f"Sample catalog: PWC_API_URL={sample_url}", flush=True)
-        print(f"  try: PWC_API_URL={sample_url} {pwc_hint()} search transformer", flush=True)
-        print(
-            f"Limits per client: {settings.request_limit} requests/min, "
-            f"{settings.semantic_limit} semantic searches/min, "
-            f"{settings.concurrency_limit} concurrent (PWC_MCP_REQUEST_LIMIT, "
-            "PWC_MCP_SEMANTIC_LIMIT, PWC_MCP_CONCURRENCY_LIMIT)",
-            flush=True,
-        )
-    print(f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)", flush=True)
+    lines = _banner(settings, sample_url)
     # In-flight tool calls may wait on the 25 s catalog timeout: let them finish.
-    server = uvicorn.Server(
-        config(app, host=settings.host, port=settings.port, graceful_seconds=30)
+    server = AnnouncingServer(
+        config(app, host=settings.host, port=settings.port, graceful_seconds=30),
+        on_serving=lambda: print("\n".join(lines), flush=True),
     )
     # uvicorn restores the handler it found and re-raises each Ctrl+C once it has stopped, and a
     # terminal's Ctrl+C often arrives twice (`uv run` and `make` forward it too). A handler that
     # only records the stop means no KeyboardInterrupt can land inside the event loop's teardown
     # or the sample catalog's: shutdown is always clean.
-    # A Ctrl+C before uvicorn takes over its signals (the endpoint line is already out) stops the
-    # server the same way.
+    # A Ctrl+C before uvicorn takes over its signals stops the server the same way.
     signal.signal(signal.SIGINT, lambda signum, frame: setattr(server, "should_exit", True))
-    server.run(sockets=[sock])
+    try:
+        server.run(sockets=[sock])
+    except OSError as error:
+        if server.started:
+            raise
+        # Bound but not yet listening, the port can still be taken by another server that
+        # listened first (two starting at once): the same one line as a busy port at bind.
+        print(_busy("MCP", settings.host, settings.port, PORT_HINT, error), file=sys.stderr)
+        return 2
     return 0
+
+
+def _banner(settings: Settings, sample_url: str | None) -> list[str]:
+    """The lines printed once the port serves: the endpoint, and for the demo how to use it."""
+    from pwc_mcp.localserver import origin
+
+    url = origin(settings.host, settings.port)
+    lines = []
+    if sample_url is not None:
+        lines += [
+            f"Sample catalog: PWC_API_URL={sample_url}",
+            f"  try: PWC_API_URL={sample_url} {pwc_hint()} search transformer",
+            f"Limits per client: {settings.request_limit} requests/min, "
+            f"{settings.semantic_limit} semantic searches/min, "
+            f"{settings.concurrency_limit} concurrent (PWC_MCP_REQUEST_LIMIT, "
+            "PWC_MCP_SEMANTIC_LIMIT, PWC_MCP_CONCURRENCY_LIMIT)",
+        ]
+    return [*lines, f"MCP endpoint: {url}/mcp  (health: {url}/health, docs: {url}/docs)"]
 
 
 def entry() -> None:

@@ -8,7 +8,7 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -21,7 +21,12 @@ from pwc_mcp.connections import ConnectionLimits, guarded
 Lifespan = Literal["auto", "on", "off"]  # uvicorn's choices
 
 
-def bind(host: str, port: int) -> socket.socket:
+def bind(host: str, port: int, *, listen: bool = True) -> socket.socket:
+    """A socket bound to (host, port): a taken port fails here, and port 0 is resolved.
+
+    With ``listen=False`` the port refuses connections until uvicorn starts serving on the socket
+    (asyncio's create_server calls listen() itself): nothing waits in a backlog behind imports or
+    the app's start-up."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on accepted sockets whose listener
     # says so, and without it every keep-alive response waits ~40 ms for a delayed ACK.
@@ -29,7 +34,8 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
-        sock.listen(512)
+        if listen:
+            sock.listen(512)
     except OSError:
         sock.close()
         raise
@@ -72,6 +78,26 @@ def config(
         server_header=False,
         timeout_graceful_shutdown=graceful_seconds,
     )
+
+
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server that calls ``on_serving`` once its sockets listen and are served, so
+    that whatever it announces (an endpoint URL) answers at once."""
+
+    def __init__(self, config: uvicorn.Config, on_serving: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_serving = on_serving
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            await super().startup(sockets)
+        except OSError:
+            # A given socket that cannot listen (its port taken meanwhile): end the app's
+            # lifespan as uvicorn does when its own bind fails, and let the caller say why.
+            await self.lifespan.shutdown()
+            raise
+        if self.started:
+            self._on_serving()
 
 
 @dataclass

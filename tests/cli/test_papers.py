@@ -8,7 +8,8 @@ import httpx
 import pytest
 import respx
 
-from tests.helpers.cli import fixture, params_of
+from pwc_cli.errors import unreachable
+from tests.helpers.cli import BASE, fixture, params_of
 
 
 def test_search_json_envelope_and_parameters(api: respx.MockRouter, pwc) -> None:
@@ -438,7 +439,7 @@ def test_unreachable_catalog_exits_3(api: respx.MockRouter, pwc) -> None:
     result = pwc("paper", "recent")
     assert (result.code, result.err, result.out) == (
         3,
-        "pwc: API request failed: Connection refused\n",
+        f"pwc: API request failed: Connection refused; {unreachable(BASE)}\n",
         "",
     )
 
@@ -447,7 +448,7 @@ def test_version_needs_no_network(pwc, api: respx.MockRouter) -> None:
     from pwc_cli import __version__
 
     result = pwc("version")
-    assert result.out == f"pwc {__version__}\tapi v1\n" and not api.calls
+    assert result.out == f"pwc {__version__} (API v1)\n" and not api.calls
     assert pwc("--version").code == 0
 
 

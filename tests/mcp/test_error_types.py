@@ -40,6 +40,7 @@ GENERIC = {
 EXPECTED: dict[str, tuple[int, str, bool]] = {
     "PwcError": (1, "upstream_error", False),
     "TransportError": (3, "upstream_error", False),
+    "CatalogUnreachable": (3, "upstream_error", False),  # never the catalog's URL to a client
     "UpstreamTimeout": (3, "upstream_timeout", False),
     "HTTPStatusError": (3, "upstream_error", False),  # a 5xx; other statuses below
     "ResponseError": (4, "upstream_error", False),  # a condition nobody named: never shown
@@ -55,6 +56,7 @@ EXPECTED: dict[str, tuple[int, str, bool]] = {
 }
 FACTORIES: dict[str, Callable[[str], BaseException]] = {
     "UpstreamTimeout": lambda _: errors.UpstreamTimeout(),
+    "CatalogUnreachable": lambda reason: errors.CatalogUnreachable(reason, "http://10.0.0.5/api"),
     "HTTPStatusError": lambda message: errors.HTTPStatusError(503, message),
     "ArgumentError": lambda message: errors.ArgumentError("limit", "--limit", message),
 }
