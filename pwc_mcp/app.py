@@ -2,7 +2,9 @@
 
 Routes: POST /mcp (stateless Streamable HTTP, JSON responses), GET /health (cached readiness,
 never waits on the upstream), GET /.well-known/mcp (connection metadata from the request's own
-origin) and GET /docs (generated schemas of every tool, resource template and prompt).
+origin), GET /docs (generated schemas of every tool, resource template and prompt), GET / (the
+landing page: set-up per client, every tool with an example) and GET /mcp/server-card (the MCP
+Server Card).
 """
 
 from __future__ import annotations
@@ -25,17 +27,21 @@ from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.types import ASGIApp  # noqa: E402
 
 from pwc_cli.transport import CatalogClient  # noqa: E402
-from pwc_mcp import __version__  # noqa: E402
+from pwc_mcp import __version__, server_card  # noqa: E402
 from pwc_mcp.admission import BODY_SECONDS  # noqa: E402
 from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
+from pwc_mcp.first_probe import reporting_first_failure  # noqa: E402
 from pwc_mcp.guards import protect  # noqa: E402
 from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
-from pwc_mcp.limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
+from pwc_mcp.landing import HEADERS as PAGE_HEADERS  # noqa: E402
+from pwc_mcp.landing import LandingPage  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
+from pwc_mcp.rate_limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
+from pwc_mcp.representations import PerOrigin, respond  # noqa: E402
 from pwc_mcp.server import build_server, result_memo  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
@@ -43,6 +49,7 @@ PROTOCOL = "2025-11-25"
 DOCS_CACHE = "public, max-age=3600"
 # Start-up waits at most this long for the first readiness probe, so a healthy server's first
 # /health already says ok; a slower catalog leaves /health at "starting" (503) until it answers.
+# `pwc-mcp` listens only after this wait (pwc_mcp.cli), so it never stalls a request.
 STARTUP_GRACE = 2.0
 STARTING_RETRY_AFTER = "1"
 
@@ -120,9 +127,11 @@ def create_app(
     catalog = catalog or build_catalog(settings)
     limiter = RateLimiter(settings) if limiter is None else limiter
     mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check])
-    readiness = Readiness(lambda: _probe(catalog))
+    readiness = Readiness(reporting_first_failure(lambda: _probe(catalog), settings.api_url))
     readiness.poll()  # the first probe starts now, in the background
     docs: list[bytes] = []
+    landing = LandingPage(mcp, "/mcp")
+    cards = PerOrigin(lambda origin: server_card.representation(origin, "/mcp", mcp.name))
 
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> JSONResponse:
@@ -148,13 +157,14 @@ def create_app(
         origin, cache = _advertised_origin(request, settings)
         return JSONResponse(
             {
-                "name": "Papers With Code",
-                "description": "Anonymous, read-only research catalog: papers, tasks, benchmarks",
+                "name": server_card.TITLE,
+                "description": server_card.DESCRIPTION,
                 "transport": {"type": "streamable-http", "url": f"{origin}/mcp"},
                 "endpoint": "/mcp",
                 "protocol_version": PROTOCOL,
                 "supported_protocol_versions": SUPPORTED_PROTOCOLS,
                 "documentation_url": f"{origin}/docs",
+                "server_card_url": f"{origin}/mcp{server_card.PATH}",
             },
             headers={"Cache-Control": cache},
         )
@@ -168,6 +178,18 @@ def create_app(
         return Response(
             docs[0], media_type="application/json", headers={"Cache-Control": DOCS_CACHE}
         )
+
+    @mcp.custom_route("/", methods=["GET"])
+    async def landing_route(request: Request) -> Response:
+        # The same origin /.well-known/mcp advertises, and the same rule: no-store when the
+        # request's Host chose it.
+        origin, cache = _advertised_origin(request, settings)
+        return respond(request, await landing.page(origin), cache, PAGE_HEADERS)
+
+    @mcp.custom_route(f"/mcp{server_card.PATH}", methods=["GET"])
+    async def server_card_route(request: Request) -> Response:
+        origin, cache = _advertised_origin(request, settings)
+        return respond(request, cards.get(origin), cache, server_card.HEADERS)
 
     @mcp.custom_route("/metrics", methods=["GET"])
     async def metrics(request: Request) -> JSONResponse:
@@ -203,6 +225,9 @@ def create_app(
             yield
 
     inner.router.lifespan_context = with_thread_pool
+    inner.router.lifespan_context = landing.built_at_startup(
+        inner.router.lifespan_context, settings.public_url
+    )
     return protect(
         inner, settings, limiter=limiter, tool_names=frozenset(TOOLS), body_seconds=body_seconds
     )

@@ -87,7 +87,7 @@ def test_site_directives() -> None:
         (value,) = directives(timeout)
         assert int(value.removesuffix("s")) > 25, f"{timeout} must exceed the catalog timeout"
     published = re.findall(r"location\s+=\s+(\S+)\s*\{\s*proxy_pass\s", site_text())
-    assert sorted(published) == ["/.well-known/mcp", "/docs", "/health", "/mcp"]
+    assert sorted(published) == ["/.well-known/mcp", "/docs", "/health", "/mcp", "/mcp/server-card"]
     upstream = re.search(r"upstream\s+pwc_mcp\s*\{([^}]*)\}", site_text())
     assert upstream is not None
     servers = re.findall(r"^\s*server\s+([^;\s]+)", upstream.group(1), re.M)
@@ -221,7 +221,10 @@ def test_published_routes(stack: Stack) -> None:
         assert well_known.json()["transport"]["url"].endswith(f"//{PUBLIC_HOST}/mcp")
         docs = client.get("/docs")
         assert docs.status_code == 200 and len(docs.json()["tools"]) == len(TOOLS)
-        for hidden in ("/", "/mcp/x", "/healthz", "/docs/extra"):
+        card = client.get("/mcp/server-card")
+        assert card.status_code == 200
+        assert card.headers["content-type"].startswith("application/mcp-server-card+json")
+        for hidden in ("/", "/mcp/x", "/healthz", "/docs/extra", "/mcp/server-card/x"):
             assert client.get(hidden).status_code == 404, hidden
 
 
