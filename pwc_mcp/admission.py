@@ -36,7 +36,7 @@ from pwc_mcp.jsonrpc import (
     parse_message,
     send_error,
 )
-from pwc_mcp.limits import RATE_LIMITED, STATE_KEY, Client, RateLimiter, Refusal
+from pwc_mcp.rate_limits import RATE_LIMITED, STATE_KEY, Client, RateLimiter, Refusal
 from pwc_mcp.telemetry import OPS_KEY
 
 RPC_ID_KEY = "pwc_rpc_id"  # scope["state"]: the request id, for error bodies of inner layers

@@ -18,7 +18,7 @@ Order, outermost first (each layer only sees what the layers above let through):
    truncated body); an exception in the app -> 500 "internal error" with no traceback.
 8. The app (FastMCP; ``SemanticSearchLimit`` runs inside it, as a ``ToolCalls`` check).
 
-Budgets and identities are in ``pwc_mcp.limits`` and ``pwc_mcp.identity``.
+Budgets and identities are in ``pwc_mcp.rate_limits`` and ``pwc_mcp.identity``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from pwc_mcp.config import Settings
 from pwc_mcp.hosts import split_host as _split_host  # shared with config validation
 from pwc_mcp.identity import header_values
 from pwc_mcp.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
-from pwc_mcp.limits import RateLimiter
+from pwc_mcp.rate_limits import RateLimiter
 from pwc_mcp.telemetry import OpsLog
 
 log = logging.getLogger("pwc_mcp.guards")

@@ -144,7 +144,7 @@ class IdentityHasher:
     """Keyed BLAKE2b of identities; the key never leaves the process.
 
     Replicas that share a Redis limit store must hash alike, so they pass a key derived from a
-    secret they share (see ``limits.identity_key``); otherwise the key is random per process.
+    secret they share (see ``rate_limits.identity_key``); otherwise the key is random per process.
     """
 
     def __init__(self, key: bytes | None = None) -> None:

@@ -14,7 +14,14 @@
 #  4. Runs the MCP Inspector CLI in both protocol eras (legacy and modern): tools/list --strict,
 #     resources/templates/list, prompts/list, one tools/call per tool, one resources/read per
 #     template and one prompts/get per prompt (arguments: scripts/interop_calls.json).
+#     Then the Claude Desktop set-up snippet as written (`npx -y mcp-remote@<pin> URL`, from
+#     pwc_mcp.connect, run offline from its own cached install): the Inspector CLI speaks stdio
+#     to it, mcp-remote bridges to the server, and tools/list must name every tool.
 #  5. Probes the transport rules with curl.
+#  6. Runs the README's `fastmcp dev inspector ...` command headless (scripts/fastmcp_dev_probe.py):
+#     the Inspector's web server comes up, the probe connects through it, lists the tools, calls
+#     one and stops the process group. npx finds the pinned Inspector in its own cache
+#     (.cache/interop/npm, filled in step 1), so the check itself runs offline.
 #
 # Prints one line per check (PASS / FAIL / XFAIL) and the totals; exits 1 on any FAIL.
 # Network: the npm registry for the installs only; everything else stays on loopback.
@@ -40,6 +47,7 @@ CACHE=${PWC_INTEROP_CACHE:-$ROOT/.cache/interop}
 NODE_DIR=$CACHE/node22
 TOOLS_DIR=$CACHE/tools
 TOOLS_NEXT_DIR=$CACHE/tools-next
+NPX_CACHE=$CACHE/npm
 RUN=$CACHE/last-run
 RESULTS=$RUN/results.tsv
 EXPECTED=$SCRIPTS/interop-expected-failures.txt
@@ -170,6 +178,42 @@ fi
 CONFORMANCE_NEXT=$TOOLS_NEXT_DIR/node_modules/.bin/conformance
 INSPECTOR=$TOOLS_DIR/node_modules/.bin/mcp-inspector
 
+# `fastmcp dev inspector` starts the Inspector with npx, which resolves it in the current project
+# or in npx's cache, never in $TOOLS_DIR: npx gets a cache of its own here, filled once, and the
+# check in step 6 runs it offline (otherwise npx asks the registry on every run).
+NPX_ENV=(HOME="$CACHE/home" npm_config_cache="$NPX_CACHE")
+npx_inspector_version() {
+  env "${NPX_ENV[@]}" npm_config_offline=true timeout -k 5 60 \
+    npx "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" --version 2>/dev/null < /dev/null
+}
+step "npx @modelcontextprotocol/inspector@$INSPECTOR_VERSION in ${NPX_CACHE#"$ROOT"/}"
+if [ "$(npx_inspector_version)" = "$INSPECTOR_VERSION" ]; then
+  record PASS "install inspector@$INSPECTOR_VERSION for npx" "cached"
+else
+  env "${NPX_ENV[@]}" timeout "$INSTALL_TIMEOUT" \
+    npx "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" --version > "$RUN/npm-npx.log" 2>&1 < /dev/null
+  [ "$(npx_inspector_version)" = "$INSPECTOR_VERSION" ] \
+    || abort "install inspector@$INSPECTOR_VERSION for npx" "see ${RUN#"$ROOT"/}/npm-npx.log"
+  record PASS "install inspector@$INSPECTOR_VERSION for npx" "installed"
+fi
+
+# mcp-remote, the Claude Desktop bridge: the pin is the snippet's own (pwc_mcp.connect).
+MCP_REMOTE=$("$PY" -m pwc_mcp.connect mcp-remote) || abort "mcp-remote pin" "python -m pwc_mcp.connect failed"
+MCP_REMOTE_DIR=$CACHE/mcp-remote
+MCP_REMOTE_PKG=$MCP_REMOTE_DIR/node_modules/mcp-remote/package.json
+step "$MCP_REMOTE in ${MCP_REMOTE_DIR#"$ROOT"/}"
+if [ "mcp-remote@$(version_of "$MCP_REMOTE_PKG")" = "$MCP_REMOTE" ]; then
+  record PASS "install $MCP_REMOTE" "cached"
+else
+  rm -rf "$MCP_REMOTE_DIR" && mkdir -p "$MCP_REMOTE_DIR"
+  printf '{"name":"pwc-interop-mcp-remote","private":true}\n' > "$MCP_REMOTE_DIR/package.json"
+  (cd "$MCP_REMOTE_DIR" && timeout "$INSTALL_TIMEOUT" npm install --no-audit --no-fund \
+      --save-exact "$MCP_REMOTE") > "$RUN/npm-mcp-remote.log" 2>&1
+  [ "mcp-remote@$(version_of "$MCP_REMOTE_PKG")" = "$MCP_REMOTE" ] \
+    || abort "install $MCP_REMOTE" "npm install failed; see ${RUN#"$ROOT"/}/npm-mcp-remote.log"
+  record PASS "install $MCP_REMOTE" "installed"
+fi
+
 # --- 2. the server -----------------------------------------------------------------------------
 PORT=$("$PY" "$HELPER" free-port)
 ORIGIN=http://127.0.0.1:$PORT
@@ -273,6 +317,26 @@ for era in legacy modern; do
     || record FAIL "inspector $era" "could not evaluate ${RUN#"$ROOT"/}/inspector-$era"
 done
 
+# The Claude Desktop snippet's command, run as Desktop runs it (stdio), bounded like every
+# Inspector call; offline, so npx uses the cached install and never fetches at run time.
+step "Claude Desktop snippet: $MCP_REMOTE bridging stdio to $URL"
+mapfile -t DESKTOP < <("$PY" -m pwc_mcp.connect desktop-command "$URL")
+HOME="$CACHE/home" timeout -k 5 "$INSPECTOR_TIMEOUT" "$INSPECTOR" --cli --transport stdio \
+  --cwd "$MCP_REMOTE_DIR" -e npm_config_offline=true -e "HOME=$CACHE/home" --format json \
+  --method tools/list -- "${DESKTOP[@]}" > "$RUN/mcp-remote-tools.json" 2> "$RUN/mcp-remote.err" \
+  < /dev/null
+rc=$?
+missing=$("$PY" -c 'import json, sys
+listed = {t["name"] for t in json.load(open(sys.argv[1]))["result"]["tools"]}
+print(" ".join(sorted(set(json.load(open(sys.argv[2]))["tools"]) - listed)) or "none")' \
+  "$RUN/mcp-remote-tools.json" "$CALLS" 2>/dev/null)
+if [ "$rc" -eq 0 ] && [ "$missing" = none ]; then
+  record PASS "mcp-remote (Claude Desktop snippet) tools/list" "every tool, via ${DESKTOP[*]:0:3}"
+else
+  record FAIL "mcp-remote (Claude Desktop snippet) tools/list" \
+    "exit $rc (124 = timeout), missing: ${missing:-unreadable}; see ${RUN#"$ROOT"/}/mcp-remote.err"
+fi
+
 # --- 5. transport probes with curl ---------------------------------------------------------------
 step "transport probes (curl)"
 ACCEPT='Accept: application/json, text/event-stream'
@@ -340,6 +404,19 @@ probe "notification -> 202" 202 '' '' -- -H "$ACCEPT" -H "$JSON" -H "$LEGACY" \
 probe "initialize is stateless (no Mcp-Session-Id)" 200 '"protocolVersion": *"2025-11-25"' \
   '^mcp-session-id:' -- -H "$ACCEPT" -H "$JSON" -H "$LEGACY" \
   -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"interop-curl","version":"1"}}}' "$URL"
+
+# --- 6. the README's `fastmcp dev inspector` route, headless ------------------------------------
+# Last, after every step that writes files here: the server runs with --reload, which restarts it
+# on any change under the checkout.
+step "fastmcp dev inspector pwc_mcp/dev.py:mcp (README), headless"
+verdict=$(env "${NPX_ENV[@]}" npm_config_offline=true timeout -k 5 240 \
+  "$PY" "$SCRIPTS/fastmcp_dev_probe.py" "$RUN/fastmcp-dev" 2> "$RUN/fastmcp-dev.err" < /dev/null)
+rc=$?
+if [ -n "$verdict" ]; then
+  printf '%s\n' "$verdict" >> "$RESULTS"
+else
+  record FAIL "fastmcp dev inspector" "no verdict (exit $rc, 124 = timeout); see ${RUN#"$ROOT"/}/fastmcp-dev.err"
+fi
 
 # --- done ----------------------------------------------------------------------------------------
 stop_server

@@ -96,11 +96,11 @@ def test_lazy_and_relative_imports_count_but_type_checking_ones_do_not(tmp_path:
     source.write_text(
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from pwc_mcp.config import Settings\n"
-        "def f():\n    from . import store\n    import pwc_mcp.limits\n"
+        "def f():\n    from . import store\n    import pwc_mcp.rate_limits\n"
     )
     assert imports_of("pwc_mcp.sample.app", source) == {
         "pwc_mcp.sample.store",
-        "pwc_mcp.limits",
+        "pwc_mcp.rate_limits",
     }
 
 

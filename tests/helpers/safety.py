@@ -21,8 +21,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from pwc_mcp.admission import BODY_SECONDS
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.limits import RateLimiter
 from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.rate_limits import RateLimiter
 from pwc_mcp.sample import Faults
 from pwc_mcp.sample import create_app as create_sample
 from tests.helpers.e2e import RPC_HEADERS as HEADERS

@@ -8,7 +8,7 @@ import pytest
 
 from pwc_mcp.config import Settings
 from pwc_mcp.identity import IdentityHasher, InFlight, client_identity, identity_group, parse_ip
-from pwc_mcp.limits import RateLimiter, identity_key
+from pwc_mcp.rate_limits import RateLimiter, identity_key
 
 NGINX = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("fd00::/64"))
 

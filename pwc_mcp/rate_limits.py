@@ -40,7 +40,7 @@ from pwc_mcp.identity import (
 )
 from pwc_mcp.windows import Windows
 
-log = logging.getLogger("pwc_mcp.limits")
+log = logging.getLogger("pwc_mcp.limits")  # the channel keeps its name: log filters match it
 
 RATE_LIMITED = -32029  # JSON-RPC code of every rate-limit refusal
 SEMANTIC_TOOL = "search_papers"
