@@ -1,4 +1,6 @@
-"""`python -m bench`: run every benchmark, write bench/results/latest.{md,json}, gate on targets."""
+"""`python -m bench`: run every benchmark, write bench/results/latest.{md,json}, report every
+target met or missed, and exit 1 only on a gross regression against the recorded run
+(bench/targets.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import cost, load, merging, outline, report, scenarios, servers
+from bench import args as arguments
+from bench import cost, load, merging, outline, report, scenarios, servers, targets
 from bench.load import Sample
 from pwc_mcp.examples import MEASURED
 from pwc_mcp.sample import start_sample_catalog
@@ -26,26 +29,36 @@ WORKLOADS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 FLOOR_LABEL = "floor (FastMCP, fixed page)"
 CEILING_LABEL = "ceiling (bare Starlette)"
-MIN_FLOOR_RATIO = 0.5
-MAX_ADDED_MS = 5.0
-MAX_CONNECTIONS = 5
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser = arguments.OneLineParser(prog="python -m bench", description=__doc__)
     parser.add_argument(
         "--seconds",
-        type=float,
+        type=arguments.positive,
         default=1.2,
         help="measured seconds per server per round (default 1.2)",
     )
     parser.add_argument(
-        "--rounds", type=int, default=5, help="alternating rounds per concurrency level (default 5)"
+        "--rounds",
+        type=arguments.positive_int,
+        default=5,
+        help="alternating rounds per concurrency level (default 5)",
     )
-    parser.add_argument("--clients", default="1,4,16", help="concurrency levels (default 1,4,16)")
+    parser.add_argument(
+        "--clients",
+        type=arguments.clients,
+        default=[1, 4, 16],
+        help="concurrency levels (default 1,4,16)",
+    )
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile run")
-    parser.add_argument("--profile-seconds", type=float, default=4.0)
+    parser.add_argument("--profile-seconds", type=arguments.positive, default=4.0)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results directory")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help=f"make this run the recorded one ({targets.RECORDED.name}) the gate compares with",
+    )
     return parser.parse_args(argv)
 
 
@@ -134,89 +147,8 @@ def profile(api_url: str, logs: Path, seconds: float, response_bytes: int) -> di
     return {"clients": 1, "seconds": seconds, "pwc": pwc, "floor": floor}
 
 
-def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    for row in results["throughput"]:
-        if row["server"] == "pwc-mcp" and row["clients"] == 16:
-            found.append(
-                {
-                    "name": f"cached {row['tool']}, 16 clients: throughput vs floor",
-                    "measured": f"{row['vs_floor']:.2f}× floor ({row['rps']:.0f} req/s)",
-                    "target": f"≥ {MIN_FLOOR_RATIO:.2f}×",
-                    "pass": row["vs_floor"] >= MIN_FLOOR_RATIO and row["errors"] == 0,
-                }
-            )
-    cold = results["cold"]
-    one = {r["server"]: r["p50_ms"] for r in results["throughput"] if r["clients"] == 1}
-    # What FastMCP itself spends on any request (floor minus the bare ASGI ceiling, same client,
-    # same run): part of "cold call minus upstream", but not something pwc-mcp adds.
-    framework_ms = max(0.0, one.get("floor", 0.0) - one.get("ceiling", 0.0))
-    beyond = cold["added_p50_ms"] - framework_ms
-    found.append(
-        {
-            "name": f"cold search_papers, {cold['injected_latency_ms']:.0f} ms upstream: "
-            "latency pwc-mcp adds (p50)",
-            "measured": f"{beyond:.1f} ms = cold call {cold['tool_call_p50_ms']:.1f} ms − direct "
-            f"upstream request {cold['upstream_direct_p50_ms']:.1f} ms − FastMCP's own request "
-            f"path {framework_ms:.1f} ms (floor {one.get('floor', 0):.1f} ms − bare ASGI "
-            f"{one.get('ceiling', 0):.1f} ms); raw cold − upstream {cold['added_p50_ms']:.1f} ms; "
-            f"{cold['upstream_requests_per_call']} upstream request per call",
-            "target": f"≤ {MAX_ADDED_MS:.0f} ms",
-            "pass": beyond <= MAX_ADDED_MS and cold["upstream_requests_per_call"] == 1,
-        }
-    )
-    flight = results["single_flight"]
-    found.append(
-        {
-            "name": f"{flight['callers']} identical concurrent cold calls "
-            f"({flight['injected_latency_ms']:.0f} ms upstream): upstream requests",
-            "measured": f"{flight['upstream_requests']} ({flight['failed_calls']} failed calls)",
-            "target": "exactly 1",
-            "pass": flight["upstream_requests"] == 1 and flight["failed_calls"] == 0,
-        }
-    )
-    pool = results["pooling"]
-    found.append(
-        {
-            "name": f"{pool['calls']} sequential cold calls: upstream TCP connections",
-            "measured": f"{pool['upstream_connections']} opened from process start "
-            f"({pool['upstream_requests']} upstream requests)",
-            "target": f"≤ {MAX_CONNECTIONS}",
-            "pass": pool["upstream_connections"] <= MAX_CONNECTIONS,
-        }
-    )
-    memory = results["memory"]
-    mib = report.mib
-    json_growth = memory["after_json_fill_hwm"] - memory["baseline_rss"]
-    markdown_growth = memory["peak_rss"] - memory["after_json_fill_hwm"]
-    found.append(
-        {
-            "name": "peak RSS (VmHWM) after filling every cache",
-            "measured": f"{mib(memory['peak_rss'])}: baseline {mib(memory['baseline_rss'])} "
-            f"(start-up + one large call of each kind), +{mib(json_growth)} after {memory['json_calls']} "
-            f"JSON calls with 512 KiB answers (ceiling 64 MiB), +{mib(markdown_growth)} "
-            f"after {memory['markdown_chunks']} Markdown chunks (ceiling 16 MiB)",
-            "target": f"≤ baseline + {mib(memory['cache_ceiling'])} = {mib(memory['limit'])}",
-            "pass": memory["peak_rss"] <= memory["limit"],
-        }
-    )
-    startup = results["startup"]
-    runs = sorted(startup["pwc-mcp"])
-    found.append(
-        {
-            "name": "start-up: process start to first successful tool call",
-            "measured": f"pwc-mcp {runs[len(runs) // 2]:.2f} s median "
-            f"(runs: {', '.join(f'{s:.2f}' for s in startup['pwc-mcp'])}); "
-            f"floor {startup['floor']:.2f} s; ceiling {startup['ceiling']:.2f} s",
-            "target": "report only",
-            "pass": None,
-        }
-    )
-    return found
-
-
 def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
-    clients = [int(c) for c in args.clients.split(",") if c.strip()]
+    clients: list[int] = args.clients
     started = time.monotonic()
     results: dict[str, Any] = {
         "generated": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -296,29 +228,39 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
         finally:
             servers.stop_all(running)
     results["elapsed_s"] = time.monotonic() - started
-    results["targets"] = targets(results)
+    results["targets"] = targets.targets(results)
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    return arguments.guarded("bench", lambda: measure(args))
+
+
+def measure(args: argparse.Namespace) -> int:
+    recorded = targets.load()  # before the three-minute run: a broken file fails at once
     with tempfile.TemporaryDirectory(prefix="pwc-bench-") as tmp:
         try:
             results = run(args, Path(tmp))
-        except load.BenchFailure as failure:
-            print(f"bench: FAILED: {failure}", file=sys.stderr)
-            return 1
-        except Exception:
+        except (load.BenchFailure, RuntimeError, OSError, KeyboardInterrupt):
+            raise  # one line each (bench.args.guarded)
+        except Exception:  # a bug: the servers' logs say what they saw, then the traceback
             for log in sorted(Path(tmp).glob("*.log")):
                 tail = log.read_text(errors="replace").splitlines()[-15:]
                 print(f"--- {log.name} (last lines) ---", *tail, sep="\n", file=sys.stderr)
             raise
+    gross = targets.gate(results["targets"], recorded)
+    results["recorded"] = recorded["generated"]
     md_path, json_path = report.write(results, args.out)
     print()
     print(md_path.read_text())
     print(f"wrote {md_path}, {json_path} and {md_path.with_name('readme-perf.md')}")
-    missed = [t["name"] for t in results["targets"] if t["pass"] is False]
-    return 1 if missed else 0
+    if args.record:
+        targets.record(results)
+        print(f"recorded this run in {targets.RECORDED}: update bench/README.md from "
+              f"{md_path.with_name('readme-perf.md')} and README.md's Performance section "
+              "(tests/ops/test_bench.py says what differs)")  # fmt: skip
+    return 1 if gross else 0
 
 
 if __name__ == "__main__":

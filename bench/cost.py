@@ -16,7 +16,6 @@ It prints the median latency of each and the ratios to the default call, and ret
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import statistics
 import sys
@@ -25,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import args as arguments
 from bench import load, servers
 from bench.upstream import LARGE_METRICS, start_large_catalog
 from pwc_cli.types import metric_list, metric_sort, metric_threshold, pareto_objectives
@@ -130,13 +130,21 @@ def table(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.cost", description=__doc__)
-    parser.add_argument("--rounds", type=int, default=15, help="calls per case (default 15)")
+    parser = arguments.OneLineParser(prog="python -m bench.cost", description=__doc__)
+    parser.add_argument(
+        "--rounds", type=arguments.positive_int, default=15, help="calls per case (default 15)"
+    )
     args = parser.parse_args(argv)
+    return arguments.guarded("bench.cost", lambda: run_logged(args.rounds))
+
+
+def run_logged(rounds: int) -> int:
     with tempfile.TemporaryDirectory(prefix="pwc-bench-cost-") as tmp:
         try:
-            run(Path(tmp), args.rounds)
-        except Exception:
+            run(Path(tmp), rounds)
+        except (load.BenchFailure, RuntimeError, OSError, KeyboardInterrupt):
+            raise  # one line each (bench.args.guarded)
+        except Exception:  # a bug: the server's log says what it saw, then the traceback
             for log in sorted(Path(tmp).glob("*.log")):
                 print(log.read_text(errors="replace")[-2000:], file=sys.stderr)
             raise

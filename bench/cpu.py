@@ -5,11 +5,12 @@ tests (those prove the bounds structurally)."""
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from bench.args import OneLineParser, positive_int
 
 
 def compare(cases: Mapping[str, Any], work: Callable[[Any], object], rounds: int) -> dict[str, Any]:
@@ -45,9 +46,9 @@ def table(title: str, what: str, result: Mapping[str, Any]) -> str:
 
 def main(run: Callable[[int], object], prog: str, doc: str | None, default: int) -> int:
     """`python -m bench.X [--rounds N]`."""
-    parser = argparse.ArgumentParser(prog=prog, description=doc)
+    parser = OneLineParser(prog=prog, description=doc)
     parser.add_argument(
-        "--rounds", type=int, default=default, help=f"runs per case (default {default})"
+        "--rounds", type=positive_int, default=default, help=f"runs per case (default {default})"
     )
     run(parser.parse_args().rounds)
     return 0

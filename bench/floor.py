@@ -10,11 +10,12 @@ the only difference from `pwc-mcp` is the work done per request.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import os
 from typing import Any
+
+from bench.args import OneLineParser, port, positive_int
 
 os.environ.setdefault("FASTMCP_SHOW_SERVER_BANNER", "false")
 os.environ.setdefault("FASTMCP_CHECK_FOR_UPDATES", "off")
@@ -105,10 +106,10 @@ def ceiling_app(response_bytes: int) -> Any:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.floor")
+    parser = OneLineParser(prog="python -m bench.floor")
     parser.add_argument("kind", choices=("floor", "ceiling"))
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--response-bytes", type=int, default=8192)
+    parser.add_argument("--port", type=port, required=True)
+    parser.add_argument("--response-bytes", type=positive_int, default=8192)
     args = parser.parse_args(argv)
     import uvicorn
 

@@ -13,7 +13,6 @@ and writes the merged stats. `summarise()` turns them into a short report.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import cProfile
 import os
@@ -23,11 +22,13 @@ import sys
 import threading
 from typing import Any
 
+from bench.args import OneLineParser, port, positive_int
+
 # key: (file, line, function); categories by the file's package, builtins by their caller's.
 CATEGORIES = [
     (
         "pwc_mcp/guards.py pwc_mcp/admission.py pwc_mcp/jsonrpc.py pwc_mcp/windows.py "
-        "pwc_mcp/connections.py pwc_mcp/hosts.py pwc_mcp/limits.py pwc_mcp/identity.py "
+        "pwc_mcp/connections.py pwc_mcp/hosts.py pwc_mcp/rate_limits.py pwc_mcp/identity.py "
         "pwc_mcp/telemetry.py",
         "pwc-mcp safety layer (guards, admission, limits, identity, connections, ops log)",
     ),
@@ -117,11 +118,13 @@ def summarise(path: str, requests: int, top: int = 12) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.profile")
+    parser = OneLineParser(prog="python -m bench.profile")
     parser.add_argument("app", choices=("pwc", "floor"))
-    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--port", type=port, required=True)
     parser.add_argument("--out", required=True)
-    parser.add_argument("--response-bytes", type=int, default=8192, help="floor answer size")
+    parser.add_argument(
+        "--response-bytes", type=positive_int, default=8192, help="floor answer size"
+    )
     args = parser.parse_args(argv)
 
     import uvicorn

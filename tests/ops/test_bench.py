@@ -1,9 +1,12 @@
 """`make bench` never measures refusals: its servers run with per-minute limits that cannot trip,
-and any answer other than a successful tool call stops the run with one line."""
+and any answer other than a successful tool call stops the run with one line. It reports every
+target met or missed and fails only on a gross regression against the recorded run, the run that
+bench/README.md shows and README.md quotes (both checked here against bench/recorded.json)."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from limits import RateLimitItemPerMinute
@@ -14,9 +17,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from bench import load, servers
+from bench import load, report, servers, targets
 from pwc_mcp.config import ConfigError, Settings
 from pwc_mcp.localserver import serve_in_thread
+from tests.helpers import ROOT
 
 # A 2-core machine completes more than this many cached calls in one minute (issue #17).
 OLD_CEILING = 10_000
@@ -70,3 +74,171 @@ def test_a_refusal_during_a_measurement_fails_the_run_with_one_line() -> None:
     assert "\n" not in message
     assert message.startswith("during a measurement: HTTP 429 from http://127.0.0.1:")
     assert "request limit reached" in message
+
+
+MiB = 1024 * 1024
+TOOLS = ("search_papers", "get_paper_info", "get_benchmark")
+
+
+def a_run(
+    ratio: float = 1.0,
+    added_ms: float = 4.0,
+    upstream_requests: int = 1,
+    connections: int = 1,
+    peak_mib: float = 180,
+    floor_ms: float = 2.0,
+) -> dict:
+    """The results of a run, as `python -m bench` gathers them, with the gated figures chosen."""
+    framework_ms = floor_ms - 1.0  # floor p50 - bare ASGI p50 at one client
+
+    def row(server: str, tool: str, clients: int, p50_ms: float, vs_floor: float) -> dict:
+        return {"label": tool, "server": server, "tool": tool, "clients": clients,
+                "requests": 500, "errors": 0, "rps": 400.0 * vs_floor, "p50_ms": p50_ms,
+                "p99_ms": 3 * p50_ms, "response_bytes": 10_000, "vs_floor": vs_floor,
+                "vs_ceiling": vs_floor / 2, "p50_vs_floor": 1 / vs_floor}  # fmt: skip
+
+    rows = [
+        row("floor", "search_papers", 1, floor_ms, 1.0),
+        row("ceiling", "search_papers", 1, 1.0, 2.0),
+    ]
+    rows += [row("pwc-mcp", tool, 16, 30.0, ratio) for tool in TOOLS]
+    return {
+        "generated": "2027-01-02T03:04:05+00:00",
+        "machine": {"cores": 2, "usable_cores": 2, "python": "3.11", "platform": "Linux"},
+        "settings": {"seconds": 1.2, "rounds": 5, "clients": [1, 16]},
+        "elapsed_s": 170.4,
+        "throughput": rows,
+        "cold": {"injected_latency_ms": 50.0, "tool_call_p50_ms": 60.0,
+                 "upstream_direct_p50_ms": 55.0, "added_p50_ms": added_ms + framework_ms,
+                 "upstream_requests_per_call": 1},
+        "single_flight": {"callers": 64, "injected_latency_ms": 50.0, "failed_calls": 0,
+                          "upstream_requests": upstream_requests},
+        "pooling": {"calls": 200, "upstream_connections": connections, "upstream_requests": 202},
+        "memory": {"baseline_rss": 107 * MiB, "after_json_fill_hwm": 170 * MiB,
+                   "peak_rss": peak_mib * MiB, "json_calls": 192, "markdown_chunks": 297,
+                   "cache_ceiling": 80 * MiB, "limit": 187 * MiB},
+        "startup": {"pwc-mcp": [1.5, 1.6], "floor": 1.1, "ceiling": 0.1},
+    }  # fmt: skip
+
+
+def recorded(ratio: float = 0.55, added_ms: float = 4.6, peak_mib: float = 183) -> dict:
+    figures = {f"vs_floor:{t}": {"value": ratio} for t in TOOLS}
+    figures |= {"cold_added_ms": {"value": added_ms}, "peak_rss_mib": {"value": peak_mib}}
+    return {"generated": "2026-12-01T13:55:15+00:00", "targets": figures}
+
+
+def gated(results: dict, baseline: dict) -> list[str]:
+    results["targets"] = targets.targets(results)
+    return targets.gate(results["targets"], baseline)
+
+
+def test_a_near_miss_on_a_noisy_machine_is_reported_and_does_not_fail_the_run() -> None:
+    """Issue #27: 0.49x against the 0.50x target and 5.1 ms against 5 ms exited 1."""
+    results = a_run(ratio=0.49, added_ms=5.1)
+    assert gated(results, recorded(ratio=0.55, added_ms=4.6)) == []
+    missed = [t["key"] for t in results["targets"] if t["pass"] is False]
+    assert missed == [*(f"vs_floor:{t}" for t in TOOLS), "cold_added_ms"]
+    page = report.table(results)
+    assert page.count("| **FAIL** | ok: needs ≥ 0.440× (recorded 0.55×) |") == 3
+    assert "| **FAIL** | ok: needs ≤ 5.75 ms (recorded 4.6 ms) |" in page
+    assert "Result: missed, within noise of the recorded run (exit 0): cached search_papers" in page
+
+
+def test_below_the_tolerance_of_the_recorded_ratio_is_a_gross_regression() -> None:
+    results = a_run(ratio=0.43, added_ms=5.9, peak_mib=230)
+    gross = gated(results, recorded(ratio=0.55, added_ms=4.6, peak_mib=183))
+    assert len(gross) == 5  # three ratios below 0.44, 5.9 ms above 5.75, 230 MiB above 228.75
+    assert "Result: GROSS REGRESSION (exit 1): cached search_papers" in report.table(results)
+    # Worse than the recorded run by more than the tolerance fails even within the target.
+    assert len(gated(a_run(ratio=0.7), recorded(ratio=1.0))) == 3
+
+
+def test_cold_milliseconds_are_gated_per_ms_of_the_floor_in_the_same_run() -> None:
+    """A loaded machine slows every round trip: 19.8 ms added beside a 9.9 ms floor (this
+    machine under five engineers' test runs) is the recorded 4.6 ms beside 2.7 ms."""
+    baseline = {"targets": {"cold_added_ms": {"value": 4.6, "scale": 2.7}}}
+    loaded = a_run(added_ms=19.8, floor_ms=9.9)
+    assert gated(loaded, baseline) == []
+    cold = next(t for t in loaded["targets"] if t["key"] == "cold_added_ms")
+    assert cold["pass"] is False
+    assert cold["gate"] == (
+        "ok: 2.00× the floor's p50, needs ≤ 2.130× (recorded 4.6 ms at a 2.7 ms floor = 1.70×)"
+    )
+    slower = a_run(added_ms=19.8, floor_ms=2.7)
+    assert gated(slower, baseline) == [cold["name"]]
+
+
+def test_deterministic_behaviours_fail_on_any_miss() -> None:
+    """Noise cannot add an upstream request or a connection: those targets decide alone."""
+    assert gated(a_run(upstream_requests=2), recorded()) == [
+        "64 identical concurrent cold calls (50 ms upstream): upstream requests"
+    ]
+    assert gated(a_run(connections=5), recorded()) == []
+    assert gated(a_run(connections=6), recorded()) == [
+        "200 sequential cold calls: upstream TCP connections"
+    ]
+
+
+def test_a_figure_with_nothing_recorded_is_held_to_its_target() -> None:
+    assert gated(a_run(ratio=0.6), {"targets": {}}) == []
+    assert len(gated(a_run(ratio=0.45), {"targets": {}})) == 3
+
+
+def test_record_makes_a_run_the_recorded_one(tmp_path: Path) -> None:
+    results = a_run(ratio=0.987, added_ms=4.04)
+    gated(results, recorded())
+    path = tmp_path / "recorded.json"
+    targets.record(results, path)
+    again = targets.load(path)
+    assert again["targets"]["vs_floor:get_benchmark"]["value"] == 0.99  # as the table shows it
+    assert again["targets"]["cold_added_ms"] == {
+        "name": "cold search_papers, 50 ms upstream: latency pwc-mcp adds (p50)",
+        "unit": " ms",
+        "target": "≤ 5 ms",
+        "scale": 2.0,  # the floor's p50 at one client in that run
+        "value": 4.0,
+        "met": True,
+    }
+    assert targets.readme_summary(again).startswith(
+        "The recorded run (2027-01-02, 2 cores) met every target: cached tool calls with 16 "
+        "clients at 0.99–0.99× the floor's throughput (target ≥ 0.50×); 4.0 ms added"
+    )
+    assert gated(a_run(ratio=0.8), again) == [] and len(gated(a_run(ratio=0.78), again)) == 3
+
+
+RECORDED = targets.load()
+README = " ".join((ROOT / "README.md").read_text("utf-8").split())
+BENCH_README = (ROOT / "bench" / "README.md").read_text("utf-8")
+
+
+def test_the_readme_quotes_the_recorded_run() -> None:
+    assert targets.readme_summary(RECORDED) in README
+    minutes = round(RECORDED["elapsed_s"] / 60)
+    about = f"about {minutes} minutes on {RECORDED['cores']} cores"
+    assert f"`make bench` ({about})" in README
+    assert about in " ".join(report.HOW_TO_RUN.lower().split())
+    assert f"worse than {targets.TOLERANCE}× the recorded one" in README
+
+
+def test_bench_readme_shows_the_recorded_run() -> None:
+    """bench/README.md is the generated page of the recorded run: its opening, its date and
+    each gated figure with its verdict."""
+    assert BENCH_README.startswith(f"# Benchmarks\n\n{report.HOW_TO_RUN}\n\n")
+    assert f"## pwc-mcp benchmarks ({RECORDED['generated']})" in BENCH_README
+    rows = {
+        cells[0]: cells
+        for line in BENCH_README.splitlines()
+        if line.startswith("| ") and len(cells := [c.strip() for c in line[1:].split("|")]) > 4
+    }
+    floor = next(
+        line
+        for line in BENCH_README.splitlines()
+        if line.startswith("| floor (") and "| 1 |" in line
+    )
+    assert floor.split("|")[4].strip() == str(RECORDED["targets"]["cold_added_ms"]["scale"])
+    for figure in RECORDED["targets"].values():
+        cells = rows[figure["name"]]
+        shown = f"{figure['value']:.{targets.DIGITS[figure['unit']]}f}{figure['unit']}"
+        assert cells[1].startswith(shown), (figure["name"], cells[1], shown)
+        assert cells[2] == figure["target"]
+        assert cells[3] == report.verdict(figure["met"])
