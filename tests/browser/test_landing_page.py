@@ -27,7 +27,6 @@ from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
 from tests.browser.cdp import Devtools, chromium
-from tests.helpers.ops import require_tool
 
 DOMAINS = ("Page", "Runtime", "Network", "Log")
 SNAPSHOT = """(() => {
@@ -45,16 +44,6 @@ SNAPSHOT = """(() => {
     scripts: document.scripts.length,
   };
 })()"""
-
-
-@pytest.fixture(scope="module")
-def browser_binary() -> str:
-    return require_tool("chromium", "/usr/bin/chromium", hint="apt-get install chromium")
-
-
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(scope="module")

@@ -36,7 +36,6 @@ from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
 from tests.browser.cdp import Devtools, chromium
 from tests.browser.harness import host_app
-from tests.helpers.ops import require_tool
 
 CASES = {
     "imagenet": ({"benchmark": "ImageNet", "timeline": True}, "Top 1 Accuracy", "higher"),
@@ -152,16 +151,6 @@ def best_row(structured: dict[str, Any], metric: str, direction: str) -> int:
 
 
 # -- the running server, read by a real MCP client --------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def browser_binary() -> str:
-    return require_tool("chromium", "/usr/bin/chromium", hint="apt-get install chromium")
-
-
-@pytest.fixture(scope="module")
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 @pytest.fixture(scope="module")
