@@ -32,7 +32,7 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _identity(row: dict[str, Any]) -> Any:
+def row_identity(row: dict[str, Any]) -> Any:
     """What makes a row the same row again: its ID, else its whole content."""
     ident = row.get("id")
     if isinstance(ident, str | int) and not isinstance(ident, bool):
@@ -87,8 +87,8 @@ def scan(
         result.pages += 1
         if result.pages == 1:
             result.total = count
-        fresh = [r for r in rows if _identity(r) not in result._seen]
-        result._seen.update(_identity(r) for r in fresh)
+        fresh = [r for r in rows if row_identity(r) not in result._seen]
+        result._seen.update(row_identity(r) for r in fresh)
         result.rows.extend(fresh)
         if len(result.rows) > max_rows:
             del result.rows[max_rows:]

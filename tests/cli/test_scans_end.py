@@ -145,3 +145,16 @@ def test_against_sota_stops_a_board_that_repeats_its_page(pwc, api) -> None:
     assert result.code == 0, result.err
     assert board.call_count == 2
     assert result.data["against_sota"]["pages_read"] == 2
+
+
+def test_against_sota_takes_rows_whose_id_is_not_a_string(pwc, api) -> None:
+    # a hostile board: ids that are objects (unhashable) must neither crash the scan nor merge
+    api.get("papers/1706.03762").respond(json={"id": "9", "arxiv_id": "1706.03762"})
+    mine = row(3, paper_id="9", metrics={"Top 1 Accuracy": 60})
+    api.get("evaluations/").respond(json={"count": 1, "results": [mine]})
+    api.get("datasets/205/evaluations/").respond(
+        json={"count": 2, "results": [row(1, id={"x": 1}), row(2, id=[2])]}
+    )
+    result = pwc("paper", "evaluations", "1706.03762", "--against-sota", "--json")
+    assert result.code == 0, result.err
+    assert result.data["results"][0]["sota"]["value"] == 72
