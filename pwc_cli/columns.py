@@ -57,7 +57,9 @@ def fit(
     """Column widths that fit `total` columns with `gap` between them, or, when even the
     minimum (MIN_COLUMN each) is wider, that minimum: the line then overflows rather than a
     column vanishing. `natural` is each column's width with its header, `cells` without."""
-    widths = list(natural)
+    # no column is wider than the line (a cell of 100,000 characters would otherwise cost as many
+    # narrowing steps): the widest-first shrink below then runs at most `total` per column
+    widths = [min(n, max(total, 1)) for n in natural]
     excess = sum(widths) + gap * (len(widths) - 1) - total
     ranks = [priority(h) for h in headers]
     # first a header's width beyond its cells (`official_implementation` over true/false)

@@ -153,6 +153,9 @@ class Directions:
         return {n: s for n in names if (s := self.source(n)) is not None}
 
 
+NAME_ONLY = Directions()  # no board: every direction from the metric's name
+
+
 def board_directions(
     rows: Iterable[dict[str, Any]], stated: Mapping[str, str] | None = None
 ) -> Directions:

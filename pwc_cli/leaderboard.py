@@ -11,7 +11,7 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.directions import Directions, name_direction
+from pwc_cli.directions import NAME_ONLY, Directions, name_direction
 from pwc_cli.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
 
 # --- metric direction ---------------------------------------------------------------------
@@ -128,7 +128,7 @@ def sort_order(word: str | None, metric: str, directions: Directions | None) -> 
         return word == "desc", "asked"
     direction = word if word in ("higher", "lower") else None
     if direction is None:
-        direction = directions.of(metric) if directions is not None else metric_direction(metric)
+        direction = (directions or NAME_ONLY).of(metric)
     if direction is None:
         return True, "default"
     return direction == "higher", "best first"

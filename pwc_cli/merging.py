@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from pwc_cli.leaderboard import metric_directions
-from pwc_cli.metrics import parse_metric
+from pwc_cli.metrics import parameter_count, parse_metric
 
 # --- row merging (docs/upstream-api.md#row-merging) ---------------------------------------------
 
@@ -21,10 +21,6 @@ def _text(value: Any) -> str:
 
 def _rank(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _params(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
 def merge_key(row: dict[str, Any]) -> tuple[str, ...]:
@@ -74,7 +70,7 @@ def _absorb(merged: dict[str, Any], row: dict[str, Any], metrics: dict[str, Any]
         merged["best_rank"] = rank
     if not merged.get("best_metric") and row.get("best_metric"):
         merged["best_metric"] = row["best_metric"]
-    merged["_params"].append(_params(row.get("num_parameters")))
+    merged["_params"].append(parameter_count(row))
 
 
 def merge_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -64,15 +64,9 @@ def catalog_metrics(rows: Iterable[dict[str, Any]]) -> list[str]:
 def available_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, str]:
     """casefolded metric key → first original spelling, across all rows; `Parameters` too when
     some row has a parameter count."""
-    names: dict[str, str] = {}
-    sized = False
-    for row in rows:
-        metrics = row.get("metrics")
-        if isinstance(metrics, dict):
-            for key in metrics:
-                names.setdefault(str(key).casefold(), str(key))
-        sized = sized or parameter_count(row) is not None
-    if sized:
+    listed = list(rows)
+    names = {name.casefold(): name for name in catalog_metrics(listed)}
+    if any(parameter_count(row) is not None for row in listed):
         names.setdefault(PARAMETERS.casefold(), PARAMETERS)
     return names
 

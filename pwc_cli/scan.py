@@ -40,6 +40,15 @@ def row_identity(row: dict[str, Any]) -> Any:
     return ("row", repr(sorted(row.items(), key=lambda kv: str(kv[0])))[:4096])
 
 
+def take_fresh(rows: list[dict[str, Any]], seen: set[Any]) -> list[dict[str, Any]]:
+    """The rows no earlier page held (each identity computed once), now counted as seen. Rows
+    of one page are all kept: a page may list one result under several task scopes."""
+    identities = [row_identity(row) for row in rows]
+    fresh = [row for row, identity in zip(rows, identities, strict=True) if identity not in seen]
+    seen.update(identities)
+    return fresh
+
+
 @dataclass
 class Scan:
     """The rows a scan read, the catalog's total (from page 1), and how it ended."""
@@ -49,16 +58,10 @@ class Scan:
     pages: int = 0
     complete: bool = True
     stopped: str | None = None
-    payloads: list[Any] = field(default_factory=list, repr=False)
     _seen: set[Any] = field(default_factory=set, repr=False)
 
     def stop(self, reason: str) -> None:
         self.complete, self.stopped = False, reason
-
-    @property
-    def more(self) -> bool:
-        """Whether the catalog holds rows this scan did not read."""
-        return not self.complete or (self.total is not None and len(self.rows) < self.total)
 
 
 Fetch = Callable[[int, int], Any]  # (page, page_size) -> the catalog's answer
@@ -83,12 +86,10 @@ def scan(
         if check is not None:
             check(payload)
         rows, count = extract_rows(payload)
-        result.payloads.append(payload)
         result.pages += 1
         if result.pages == 1:
             result.total = count
-        fresh = [r for r in rows if row_identity(r) not in result._seen]
-        result._seen.update(row_identity(r) for r in fresh)
+        fresh = take_fresh(rows, result._seen)
         result.rows.extend(fresh)
         if len(result.rows) > max_rows:
             del result.rows[max_rows:]

@@ -17,8 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.directions import Directions
-from pwc_cli.leaderboard import metric_direction
+from pwc_cli.directions import NAME_ONLY, Directions
 from pwc_cli.metrics import metric_value
 
 ScopeKey = tuple[str, str]  # (dataset_id, task_id); "" where the catalog gave none
@@ -64,7 +63,7 @@ def primary_metric(rows: Iterable[dict[str, Any]]) -> str | None:
 def _direction(metric: str | None, directions: Directions | None) -> str | None:
     if metric is None:
         return None
-    return directions.of(metric) if directions is not None else metric_direction(metric)
+    return (directions or NAME_ONLY).of(metric)
 
 
 def _within_scope(

@@ -29,7 +29,7 @@ from pwc_cli.directions import Directions, board_directions
 from pwc_cli.errors import HTTPStatusError, PwcError, ResponseError, UpstreamTimeout
 from pwc_cli.merging import merge_key, merge_rows
 from pwc_cli.metrics import metric_value
-from pwc_cli.scan import INCOMPLETE, row_identity
+from pwc_cli.scan import INCOMPLETE, take_fresh
 from pwc_cli.scan import MAX_ROWS as SCAN_LIMIT
 from pwc_cli.scan import PAGE_SIZE as SCAN_PAGE_SIZE
 from pwc_cli.scopes import primary_metric, scopes_of
@@ -61,7 +61,7 @@ class Board:
     merged: list[dict[str, Any]] = field(default_factory=list)
     directions: Directions = field(default_factory=Directions)
     stalled: bool = False  # a page added no rows: the scan ends there, incomplete
-    seen: set[Any] = field(default_factory=set, repr=False)  # pwc_cli.scan.row_identity of each
+    seen: set[Any] = field(default_factory=set, repr=False)  # pwc_cli.scan.take_fresh's identities
     # scope() per task ID: every paper row of one scope is compared against the same rows
     _scopes: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
@@ -102,8 +102,7 @@ def _read_page(client: Catalog, board: Board) -> None:
     if board.pages == 0:
         board.total = total
     board.pages += 1
-    fresh = [r for r in rows if row_identity(r) not in board.seen]
-    board.seen.update(row_identity(r) for r in fresh)
+    fresh = take_fresh(rows, board.seen)
     board.rows.extend(fresh)
     # the benchmark scan's stopping rules (pwc_cli.scan): the total reached, or a page that
     # adds nothing, which ends the scan without completing it

@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from pwc_cli.directions import Directions
+from pwc_cli.directions import NAME_ONLY, Directions
 from pwc_cli.errors import UsageError
-from pwc_cli.leaderboard import metric_direction
 from pwc_cli.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
 from pwc_cli.scopes import primary_metric, scopes_of
 
@@ -83,7 +82,7 @@ def timeline_metric(
         name = primary
 
     def direction_of(metric: str) -> str | None:
-        return directions.of(metric) if directions is not None else metric_direction(metric)
+        return (directions or NAME_ONLY).of(metric)
 
     direction = direction_of(name)
     if direction is None:

@@ -142,3 +142,24 @@ def test_a_doi_url_finds_the_paper_its_doi_finds(sample: RunningCatalog) -> None
     for url in ("https://doi.org/10.1109/5.726791", "http://dx.doi.org/10.1109/5.726791"):
         linked = run_cli(sample.url, ["paper", "info", url, "--json"])
         assert (linked.code, linked.out) == (0, bare.out)
+
+
+def test_a_huge_cell_costs_no_more_narrowing_than_the_line_is_wide(monkeypatch) -> None:
+    # a hostile catalog description of 200,000 characters: before, one narrowing step per
+    # character of excess; now at most the line's width per column
+    from pwc_cli import columns
+
+    steps = 0
+    shrink = columns._shrink
+
+    def counting(widths, cols, floors, excess):  # type: ignore[no-untyped-def]
+        nonlocal steps
+        before = sum(widths)
+        left = shrink(widths, cols, floors, excess)
+        steps += before - sum(widths)
+        return left
+
+    monkeypatch.setattr(columns, "_shrink", counting)
+    widths = columns.fit(["name", "description"], [10, 200_000], [10, 200_000], 80)
+    assert sum(widths) + 2 <= 80
+    assert steps <= 2 * 80
