@@ -224,10 +224,7 @@ def create_app(
         async with lifespan(app):
             yield
 
-    inner.router.lifespan_context = with_thread_pool
-    inner.router.lifespan_context = landing.built_at_startup(
-        inner.router.lifespan_context, settings.public_url
-    )
+    inner.router.lifespan_context = landing.built_at_startup(with_thread_pool, settings.public_url)
     return protect(
         inner, settings, limiter=limiter, tool_names=frozenset(TOOLS), body_seconds=body_seconds
     )

@@ -50,7 +50,7 @@ def failure(error: BaseException) -> str:
     """Why a probe failed, in words that carry no upstream content."""
     if isinstance(error, CatalogUnreachable):
         text = " ".join(error.reason.split())  # one line, whatever the resolver said
-        return text[:REASON_CHARS] or type(error.__cause__).__name__
+        return text[:REASON_CHARS] or type(error.__cause__ or error).__name__
     if isinstance(error, UpstreamTimeout):
         return "timed out"
     if isinstance(error, HTTPStatusError):

@@ -90,11 +90,12 @@ class PaperSearch:
         weights = WEIGHTS[mode]
         wanted = sum(self._index.idf(t) for t in terms)
         whole, exact = name_key(query), fold(query.strip().strip('"'))
+        analysed = [(w, tokenize(w)) for w in words]  # each query word analysed once
         hits: list[tuple[tuple[int, float, int, int], Json]] = []
         for doc, entry in enumerate(self._entries):
             if any(p not in entry.text for p in phrases):
                 continue
-            keyword = all(w in entry.everything or _has_terms(entry, w) for w in words)
+            keyword = all(w in entry.everything or _has_terms(entry, t) for w, t in analysed)
             found = sum(self._index.idf(t) for t in self._index.matched(doc, terms, weights))
             semantic = wanted > 0 and found >= COVERAGE * wanted
             if not {"keyword": keyword, "semantic": semantic}.get(mode, keyword or semantic):
@@ -109,7 +110,6 @@ class PaperSearch:
         return [paper for _, paper in sorted(hits, key=lambda hit: hit[0])]
 
 
-def _has_terms(entry: _Entry, word: str) -> bool:
+def _has_terms(entry: _Entry, terms: list[str]) -> bool:
     """A query word matches by its analysed terms too: "gpt3" finds "GPT-3", "resnets" "ResNet"."""
-    terms = tokenize(word)
     return bool(terms) and all(t in entry.terms for t in terms)

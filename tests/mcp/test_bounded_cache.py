@@ -64,3 +64,17 @@ def test_both_bounds_evict_least_recently_used_first() -> None:
         "rejections": 0,
         "over_budget": 0,
     }
+
+
+def test_a_flood_of_distinct_keys_keeps_the_frequency_table_bounded() -> None:
+    # the admission counts are the defence against bursts; they must not become the attack
+    from pwc_mcp.bounded_cache import Frequencies
+
+    capacity = 64
+    table = Frequencies(capacity)
+    for i in range(100 * capacity):
+        table.add(f"key-{i}")
+    assert len(table._counts) <= 15 * capacity
+    for _ in range(20 * capacity):  # one key asked for constantly stays counted, capped
+        table.add("hot")
+    assert 0 < table.estimate("hot") <= 15
