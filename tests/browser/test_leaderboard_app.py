@@ -436,8 +436,9 @@ async def test_host_style_variables_cannot_make_the_app_load_anything(
             await devtools.evaluate(
                 f"document.body.style.backgroundImage = 'image-set(\"{control}\" 1x)'", app
             )
+            # answered, so the probe server has recorded it (sent is not yet received)
             await devtools.wait_for(
-                "Network.requestWillBeSent", lambda e: e["params"]["request"]["url"] == control
+                "Network.responseReceived", lambda e: e["params"]["response"]["url"] == control
             )
 
         assert probes == ["control"], sorted(set(probes))
