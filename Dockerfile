@@ -32,6 +32,7 @@ WORKDIR /src
 COPY pyproject.toml uv.lock README.md ./
 RUN uv sync --frozen --no-dev --extra redis --no-install-project --python /usr/local/bin/python
 # Then the project itself, built as a wheel and installed non-editable.
+COPY pwc_core ./pwc_core
 COPY pwc_cli ./pwc_cli
 COPY pwc_mcp ./pwc_mcp
 RUN uv sync --frozen --no-dev --extra redis --no-editable --python /usr/local/bin/python

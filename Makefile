@@ -4,6 +4,7 @@ UV_DIR  := .cache/uv-bin
 UV      := $(UV_DIR)/bin/uv
 VENV    := .venv
 RUN     := $(UV) run --frozen
+CODE    := pwc_core pwc_cli pwc_mcp tests
 
 .PHONY: install test lint format run demo bench dist interop smoke clean
 
@@ -22,13 +23,13 @@ test: install  ## run the whole test suite (unit, end-to-end over loopback)
 	$(RUN) pytest
 
 lint: install
-	$(RUN) ruff check pwc_cli pwc_mcp tests
-	$(RUN) ruff format --check pwc_cli pwc_mcp tests
+	$(RUN) ruff check $(CODE)
+	$(RUN) ruff format --check $(CODE)
 	$(RUN) mypy
 
 format: install
-	$(RUN) ruff format pwc_cli pwc_mcp tests
-	$(RUN) ruff check --fix pwc_cli pwc_mcp tests
+	$(RUN) ruff format $(CODE)
+	$(RUN) ruff check --fix $(CODE)
 
 run: install  ## production: serve /mcp on 127.0.0.1:$${PORT:-7860} against the public catalog
 	$(RUN) pwc-mcp

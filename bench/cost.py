@@ -27,7 +27,7 @@ from typing import Any
 from bench import args as arguments
 from bench import load, servers
 from bench.upstream import LARGE_METRICS, start_large_catalog
-from pwc_cli.types import metric_list, metric_sort, metric_threshold, pareto_objectives
+from pwc_core.values import metric_list, metric_sort, metric_threshold, pareto_objectives
 
 # The pair whose opposite directions keep almost every row on the Pareto frontier first.
 WORST_ORDER = ("Top 1 Accuracy", "Top 5 Accuracy")
@@ -40,7 +40,7 @@ def padded(name: str, length: int) -> str:
 
 
 def worst_arguments(benchmark: str) -> dict[str, Any]:
-    """Every argument at the bound its converter declares (pwc_cli.types), so the benchmark
+    """Every argument at the bound its converter declares (pwc_core.values), so the benchmark
     follows the bounds when they change."""
     names = [*WORST_ORDER, *(n for n in LARGE_METRICS if n not in WORST_ORDER)]
     objectives = names[: pareto_objectives.max_items]

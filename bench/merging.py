@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from bench import cpu
-from pwc_cli.directions import board_directions
-from pwc_cli.merging import merge_rows
-from pwc_cli.scan import MAX_ROWS
-from pwc_cli.scopes import order_by_scope
-from pwc_cli.timeline import sota_timeline
+from pwc_core.directions import board_directions
+from pwc_core.merging import merge_rows
+from pwc_core.scan import MAX_ROWS
+from pwc_core.scopes import order_by_scope
+from pwc_core.timeline import sota_timeline
 
 
 def board(shared: bool) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 """`python -m bench.outline`: what an outline of a hostile paper costs beside a normal one.
 
 Both texts are 2 MiB (the most `read_paper outline=true` reads) with MAX_ENTRIES headings, fed
-to `pwc_cli.outline.Outliner` in 64 KiB chunks as the server feeds it:
+to `pwc_core.outline.Outliner` in 64 KiB chunks as the server feeds it:
 
 * normal: headings like `## 3.2 Scaled dot-product attention`, prose between them;
 * long: every heading a plain title as long as a classified line can be (MAX_LINE bytes);
@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench import cpu
-from pwc_cli.outline import MAX_ENTRIES, MAX_LINE, Outliner
+from pwc_core.outline import MAX_ENTRIES, MAX_LINE, Outliner
 
 TEXT_BYTES = 2 * 1024 * 1024
 CHUNK = 65_536

@@ -13,9 +13,9 @@ import sys
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, NoReturn
 
-from pwc_cli.errors import ArgumentError, UsageError
 from pwc_cli.mistyped import choice_hint
-from pwc_cli.types import bound_text_by_default
+from pwc_core.errors import ArgumentError, UsageError
+from pwc_core.values import bound_text_by_default
 
 _CHOICE = re.compile(r"^argument (.+?): invalid choice: (.*) \(choose from (.*)\)$")
 _COMMAND_WORDS = ("COMMAND", "SUBCOMMAND")  # the metavars of the command levels
@@ -30,7 +30,7 @@ class PwcParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)  # examples
         super().__init__(*args, **kwargs)
-        bound_text_by_default(self)  # no value without a length bound (pwc_cli.types)
+        bound_text_by_default(self)  # no value without a length bound (pwc_core.values)
 
     def error(self, message: str) -> NoReturn:
         print(f"usage: {self.short_usage()}", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable
 
-from pwc_cli.types import BoundedAppend, IntRange, iso_date, metric_threshold
+from pwc_core.values import BoundedAppend, IntRange, iso_date, metric_threshold
 
 
 def page(parser: argparse.ArgumentParser, *, default: int = 1) -> None:

@@ -6,7 +6,7 @@ them, and tests run every one against the sample catalog."""
 
 from __future__ import annotations
 
-from pwc_cli.transport import DEFAULT_BASE_URL
+from pwc_core.transport import DEFAULT_BASE_URL
 
 FOOTER = (
     f"The catalog is $PWC_API_URL (default {DEFAULT_BASE_URL}).\n"

@@ -9,15 +9,16 @@ from typing import TextIO
 from pwc_cli.argparsing import blank_positional, hoist
 from pwc_cli.charts.output import problem as chart_problem
 from pwc_cli.charts.output import write_chart
-from pwc_cli.commands import Catalog, run
-from pwc_cli.errors import HTTPStatusError, PwcError, upstream_detail
 from pwc_cli.mistyped import flag_hint
 from pwc_cli.parser import SHARED_FLAGS, VERSION_LINE, build_parser
 from pwc_cli.render import Screen, envelope
 from pwc_cli.settings import api_url
-from pwc_cli.terminal import Terminal, neutralise
-from pwc_cli.transport import CatalogClient
+from pwc_cli.terminal import Terminal
 from pwc_cli.views import load_views
+from pwc_core.commands import Catalog, run
+from pwc_core.errors import HTTPStatusError, PwcError, upstream_detail
+from pwc_core.text import neutralise
+from pwc_core.transport import CatalogClient
 
 
 def screen_for(out: TextIO, tty: bool | None, width: int | None) -> Screen:

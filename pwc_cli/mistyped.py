@@ -1,6 +1,6 @@
 """Did you mean: the command, subcommand, choice or flag nearest to a mistyped one.
 
-The ranking is the one catalog names get (pwc_cli.suggest `closest`), with a stricter bar for
+The ranking is the one catalog names get (pwc_core.suggest `closest`), with a stricter bar for
 saying it: a catalog name that is half alike is worth offering, a command that is half alike
 ("frobnicate" and "conference") is not what anyone meant."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterable, Sequence
 
-from pwc_cli.suggest import MIN_WORD, closest, normal, similarity
+from pwc_core.suggest import MIN_WORD, closest, normal, similarity
 
 NEAR = 0.7  # difflib ratio of a word one or two typos from another ("limtt"/"limit": 0.8)
 _CONTAINED = 2  # suggest.similarity's kind for a name that contains (or begins with) the text

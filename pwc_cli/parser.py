@@ -14,9 +14,9 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
-from pwc_cli import __version__
 from pwc_cli.argparsing import PwcParser, RaisingParser, dests, namespace_from
 from pwc_cli.parsers import Builder, benchmarks, papers, taxonomy
+from pwc_core import __version__
 
 # `chart` writes a file: a tool never gets it, so the server never writes files
 PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage", "chart"})

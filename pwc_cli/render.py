@@ -3,7 +3,7 @@ TSV; how columns fit a terminal is pwc_cli.columns), Markdown blocks, links, pro
 terminal's width.
 
 Per-command human views live in `pwc_cli/views/` (the registry is `pwc_cli.views`); plain-text
-helpers are `pwc_cli.text`, the site's links `pwc_cli.urls`.
+helpers are `pwc_core.text`, the site's links `pwc_core.urls`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pwc_cli.columns import cutter, fit
-from pwc_cli.terminal import Terminal, display_width, neutralise, pad, truncate
-from pwc_cli.text import cell_text, md_escape, one_line, tsv_escape
+from pwc_cli.terminal import Terminal, display_width, pad, truncate
+from pwc_core.text import cell_text, md_escape, neutralise, one_line, tsv_escape
 
 Screen = Terminal | None  # a terminal of known width, or None for a pipe or file
 MIN_FOLD = 20  # narrower than this, folding makes text harder to read, not easier

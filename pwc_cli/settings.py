@@ -10,8 +10,8 @@ import os
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from pwc_cli.errors import UsageError
-from pwc_cli.transport import DEFAULT_BASE_URL
+from pwc_core.errors import UsageError
+from pwc_core.transport import DEFAULT_BASE_URL
 
 API_URL = "PWC_API_URL"
 

@@ -1,35 +1,16 @@
-"""Terminal-safe text: control characters and escape sequences neutralised, display widths,
+"""Terminal text (control characters are neutralised by pwc_core.text.neutralise): display widths,
 and fitting table columns into a terminal's width (long cells truncated, as `gh` does).
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Whole escape sequences go first (so their parameters do not survive as text): CSI, OSC and
-# the string controls DCS/SOS/PM/APC (ended by BEL or ST, or by the end of the text), then
-# two-character ESC sequences; their 8-bit C1 forms as well.
-_SEQUENCE = re.compile(
-    r"(?:\x1b\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?"
-    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[\x20-\x2f]*[\x30-\x7e]?"
-)
-# What is left of C0 (except tab and newline), DEL and C1 can still move the cursor or ring.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 ELLIPSIS = "…"
 MIN_COLUMN = 6
-
-
-def neutralise(text: str) -> str:
-    """Text safe to print on a terminal: escape sequences and control characters removed
-    (tab and newline kept; a CRLF becomes a newline)."""
-    if text.isprintable():
-        return text
-    return _CONTROL.sub("", _SEQUENCE.sub("", text.replace("\r\n", "\n")))
 
 
 def char_width(char: str) -> int:

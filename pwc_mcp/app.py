@@ -26,7 +26,7 @@ from starlette.requests import Request  # noqa: E402
 from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.types import ASGIApp  # noqa: E402
 
-from pwc_cli.transport import CatalogClient  # noqa: E402
+from pwc_core.transport import CatalogClient  # noqa: E402
 from pwc_mcp import __version__, server_card  # noqa: E402
 from pwc_mcp.admission import BODY_SECONDS  # noqa: E402
 from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402

@@ -37,9 +37,9 @@ from typing import Any
 
 from pydantic_core import from_json
 
-from pwc_cli.errors import HTTPStatusError, ResponseError, UpstreamShapeError, UpstreamTimeout
-from pwc_cli.routes import GENERAL, LIST, OBJECT, RESULTS
-from pwc_cli.transport import CatalogClient, Reply, canonical_request, encode_params
+from pwc_core.errors import HTTPStatusError, ResponseError, UpstreamShapeError, UpstreamTimeout
+from pwc_core.routes import GENERAL, LIST, OBJECT, RESULTS
+from pwc_core.transport import CatalogClient, Reply, canonical_request, encode_params
 from pwc_mcp.bounded_cache import BoundedTTLCache, Budget
 from pwc_mcp.cache_routes import ROUTES, classify, route, ttl_family
 from pwc_mcp.reads import CURRENT, Read, Reads, allowance, answered_wrong, note

@@ -1,5 +1,5 @@
 """Which declared upstream route a request path is: its content-free counter label, the JSON
-shape its answer must have to be cached, and its freshness family (pwc_cli/routes.py).
+shape its answer must have to be cached, and its freshness family (pwc_core/routes.py).
 
 Each route is declared with the command module that reads it (`ROUTES`); `{ref}` may hold
 anything, `{id}` one segment. Any other path is labelled by its root ("tasks/*") or "other",
@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import sys
 
-from pwc_cli.commands import load_all
-from pwc_cli.routes import ANY, GENERAL, Route, collect
+from pwc_core.commands import load_all
+from pwc_core.routes import ANY, GENERAL, Route, collect
 
 
 def _declared() -> dict[str, Route]:

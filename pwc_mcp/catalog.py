@@ -13,17 +13,17 @@ from typing import Any
 
 from fastmcp.exceptions import ToolError
 
-from pwc_cli.commands import Catalog as Transport
-from pwc_cli.commands import run as run_handler
-from pwc_cli.errors import (
+from pwc_cli.parser import RESEARCH_COMMANDS, namespace_for, research_actions
+from pwc_core.commands import Catalog as Transport
+from pwc_core.commands import run as run_handler
+from pwc_core.errors import (
     HTTPStatusError,
     NotFoundError,
     UpstreamShapeError,
     UsageError,
 )
-from pwc_cli.parser import RESEARCH_COMMANDS, namespace_for, research_actions
-from pwc_cli.resolution import OutsideCatalog, canonical_reference, outside_catalog, require_paper
-from pwc_cli.transport import paper_segment
+from pwc_core.resolution import OutsideCatalog, canonical_reference, outside_catalog, require_paper
+from pwc_core.transport import paper_segment
 from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
 from pwc_mcp.tool_errors import tool_error
 

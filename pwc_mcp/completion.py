@@ -20,7 +20,7 @@ from typing import Any
 
 import mcp_types
 
-from pwc_cli import deadline
+from pwc_core import deadline
 from pwc_mcp.catalog import CatalogService
 
 MAX_VALUES = 10

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from pwc_cli.transport import DEFAULT_BASE_URL
+from pwc_core.transport import DEFAULT_BASE_URL
 from pwc_mcp.hosts import split_host
 
 MiB = 1024 * 1024
@@ -231,7 +231,7 @@ _PER_MINUTE = integer(*LIMIT_RANGE, unlimited=True)
 SETTINGS: tuple[Setting, ...] = (
     Setting("PWC_MCP_HOST", "host", _verbatim, "bind address (the Docker image sets `0.0.0.0`)"),
     Setting("PORT", "port", integer(1, 65535), "listen port"),
-    # The `pwc` CLI reads it too (pwc_cli/transport.py), with the same default.
+    # The `pwc` CLI reads it too (pwc_core/transport.py), with the same default.
     Setting(
         "PWC_API_URL",
         "api_url",

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, hmac
 
-from pwc_cli.outline import FENCE, parse_id
+from pwc_core.outline import FENCE, parse_id
 
 VERSION = 1
 LIFETIME = 3600
@@ -63,7 +63,7 @@ _MESSAGES = {"invalid": INVALID_MESSAGE, "expired": EXPIRED_MESSAGE, "mismatch":
 class SectionBound:
     """A section read's end, as the rule that fixes it under the bound content version: the
     section (its ID), its level (it ends at the next heading of this level or higher) and the
-    scanner's state at the cursor's offset (pwc_cli/outline.py). Payload key `sec`."""
+    scanner's state at the cursor's offset (pwc_core/outline.py). Payload key `sec`."""
 
     id: str
     level: int

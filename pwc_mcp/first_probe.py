@@ -12,7 +12,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from pwc_cli.errors import (
+from pwc_core.errors import (
     UNREACHABLE_HINT,
     CatalogUnreachable,
     HTTPStatusError,

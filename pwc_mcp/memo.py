@@ -9,7 +9,7 @@ validation, the worker-thread hop, the handler and the projections, and still ne
 anything a fresh call could not (docs/decisions.md, "Remembered tool results").
 
 Only whole successes are kept: errors are recomputed, and so is a result any part of which was
-degraded (a lookup skipped at the deadline, a scan cut short: pwc_cli.degraded), so a transient
+degraded (a lookup skipped at the deadline, a scan cut short: pwc_core.degraded), so a transient
 failure is never pinned. The key is the tool name plus the canonical JSON of the arguments
 (injective: no two argument sets share a key). The caller runs the admission checks (rate and
 semantic budgets) before it asks, so a remembered answer costs a client what a computed one does.
@@ -32,7 +32,7 @@ from fastmcp.tools import ToolResult
 from mcp.types import ContentBlock
 from pydantic_core import from_json, to_json
 
-from pwc_cli import degraded
+from pwc_core import degraded
 from pwc_mcp.bounded_cache import BoundedTTLCache
 from pwc_mcp.cache import CachedCatalog
 from pwc_mcp.reads import Read, Reads

@@ -102,7 +102,7 @@ class PaperPage(Out):
 
 
 class Citation(BaseModel):
-    # A `cite` entry (pwc_cli.citations); `source` is "catalog" or "public_metadata". No
+    # A `cite` entry (pwc_core.citations); `source` is "catalog" or "public_metadata". No
     # docstring: it would become a schema description in every tools/list.
     format: str
     key: str
@@ -170,7 +170,7 @@ class BenchmarkSummary(BaseModel):
 
 class Timeline(BaseModel):
     # SOTA over time; each record: date, value, improvement, model_name, paper_id, paper_title,
-    # paper_arxiv_id, num_parameters, is_open, evaluation_id (pwc_cli.timeline). Records stay
+    # paper_arxiv_id, num_parameters, is_open, evaluation_id (pwc_core.timeline). Records stay
     # untyped objects here: their schema would cost every client's context far more than it tells.
     metric: str | None = None
     direction: Literal["higher", "lower"] | None = None

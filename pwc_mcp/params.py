@@ -22,7 +22,7 @@ from fastmcp.exceptions import ToolError
 from pydantic import BeforeValidator, Field
 
 from pwc_cli.parser import TOOL_COMMANDS, research_actions
-from pwc_cli.types import (
+from pwc_core.values import (
     IntRange,
     IsoDate,
     MetricList,
@@ -141,7 +141,7 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
         return Annotated[date, Field(description=help_text)], None
     if kind is finite_float:
         return Annotated[float | None, Field(description=help_text)], None
-    # Lists and objects: the converter's bounds on item count and item length (pwc_cli.types).
+    # Lists and objects: the converter's bounds on item count and item length (pwc_core.values).
     if isinstance(kind, MetricThreshold):
         bound = "minimum" if action.dest == "minimum_metrics" else "maximum"
         # A blank name is refused by the converter, which names the parameter (pydantic's
@@ -207,7 +207,7 @@ def _size_text(value: Any) -> Any:
 
 
 def _bound(action: argparse.Action, name: str = "max_length") -> int:
-    """A bound the flag's converter declares (pwc_cli.types); a flag without one cannot become
+    """A bound the flag's converter declares (pwc_core.values); a flag without one cannot become
     a tool parameter."""
     bound = getattr(action.type, name, None)
     if not isinstance(bound, int):

@@ -11,9 +11,9 @@ import math
 import re
 from typing import Any
 
-from pwc_cli.errors import UpstreamShapeError
-from pwc_cli.metrics import parse_metric
-from pwc_cli.urls import absolute
+from pwc_core.errors import UpstreamShapeError
+from pwc_core.metrics import parse_metric
+from pwc_core.urls import absolute
 from pwc_mcp.models import (
     BenchmarkSummary,
     Evaluation,

@@ -12,7 +12,7 @@ import threading
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from pwc_cli.errors import UnconfirmedFilter, UpstreamShapeError
+from pwc_core.errors import UnconfirmedFilter, UpstreamShapeError
 from pwc_mcp.bounded_cache import BoundedTTLCache, Budget
 
 # Raised (or raised from) when a catalog answer the cache may have stored was unusable.

@@ -1,7 +1,7 @@
 """`read_paper` by section: the outline of a paper and one section read in signed chunks
 (docs/decisions.md#section-ids).
 
-The headings, IDs and bounds are pwc_cli/outline.py's, the very rules `pwc paper read
+The headings, IDs and bounds are pwc_core/outline.py's, the very rules `pwc paper read
 --outline` / `--section` apply to the whole text. A section read makes one upstream read per
 call: the first from the byte before the heading (to see that a line starts there), the next
 ones from the cursor, which binds the section (ID and level, so its end under the bound content
@@ -17,8 +17,9 @@ from typing import Any
 
 from fastmcp.exceptions import ToolError
 
-from pwc_cli.errors import HTTPStatusError, UsageError
-from pwc_cli.outline import (
+from pwc_cli.parser import namespace_for
+from pwc_core.errors import HTTPStatusError, UsageError
+from pwc_core.outline import (
     MAX_LINE,
     Outliner,
     SectionMismatch,
@@ -28,8 +29,7 @@ from pwc_cli.outline import (
     outline_payload,
     parse_id,
 )
-from pwc_cli.parser import namespace_for
-from pwc_cli.resolution import canonical_reference
+from pwc_core.resolution import canonical_reference
 from pwc_mcp.catalog import CatalogService, Chunk
 from pwc_mcp.cursors import CursorState, SectionBound
 from pwc_mcp.params import to_cli_values
@@ -37,7 +37,7 @@ from pwc_mcp.tool_errors import in_tool_words
 
 MAX_OUTLINE_READS = 32  # 2 MiB in 64 KiB chunks
 # A section chunk holds at least two whole classified lines, so a line longer than a chunk is
-# always one that no rule classifies (pwc_cli.outline.MAX_LINE).
+# always one that no rule classifies (pwc_core.outline.MAX_LINE).
 MIN_SECTION_LIMIT = 2 * MAX_LINE
 CHANGED = "paper_changed: paper changed while it was read; ask for the outline again"
 

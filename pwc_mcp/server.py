@@ -19,7 +19,7 @@ from mcp.server.caching import CacheHint
 from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams
 from pydantic import ValidationError as PydanticValidationError
 
-from pwc_cli import deadline
+from pwc_core import deadline
 from pwc_mcp import __version__, completion, prompts, ui
 from pwc_mcp.cache import CachedCatalog
 from pwc_mcp.catalog import CatalogService
@@ -56,7 +56,7 @@ class ToolCalls(Middleware):
     hands out the remembered result: pwc_mcp.memo), then turns argument errors into one short
     `invalid_argument:` line instead of a pydantic dump.
 
-    The deadline is a contextvar budget (`pwc_cli.deadline`): the tool's worker thread inherits
+    The deadline is a contextvar budget (`pwc_core.deadline`): the tool's worker thread inherits
     it (anyio copies the context) and every catalog request gets min(its timeout, time left).
     """
 

@@ -148,7 +148,7 @@ def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: 
 
 
 def citation(entry: Citation) -> str:
-    """The entry itself (bounded by pwc_cli.citations), then what a public-metadata entry was
+    """The entry itself (bounded by pwc_core.citations), then what a public-metadata entry was
     built from, never silently."""
     note = f"\n\nNote: {clip(entry.note, 300)}" if entry.note else ""
     return entry.text.rstrip("\n") + note

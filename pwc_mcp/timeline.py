@@ -1,6 +1,6 @@
 """`get_benchmark` with `timeline`: the payload's timeline as its typed output, and its text.
 
-The handler builds the timeline (pwc_cli.timeline); here it becomes the `Leaderboard.timeline`
+The handler builds the timeline (pwc_core.timeline); here it becomes the `Leaderboard.timeline`
 projection and a compact list for content-only clients: one line per record, oldest first.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pwc_cli.views.timeline import records_of, summary
+from pwc_core.sentences import records_of, summary
 from pwc_mcp.models import Timeline
 from pwc_mcp.texts import clip, joined, number, size
 

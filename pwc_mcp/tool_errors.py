@@ -14,8 +14,8 @@ import re
 
 from fastmcp.exceptions import ToolError
 
-from pwc_cli.commands import FILTER_FLAGS
-from pwc_cli.errors import (
+from pwc_core.commands import FILTER_FLAGS
+from pwc_core.errors import (
     AmbiguousError,
     ArgumentError,
     HTTPStatusError,
@@ -28,7 +28,7 @@ from pwc_cli.errors import (
     UpstreamTimeout,
     UsageError,
 )
-from pwc_cli.scrub import without_internals
+from pwc_core.scrub import without_internals
 from pwc_mcp.params import RENAMES, parameter_names
 
 log = logging.getLogger("pwc_mcp.catalog")

@@ -1,14 +1,14 @@
 """`pwc paper evaluations PAPER --against-sota` (issue #18, item 2): each of the paper's rows
 against today's best of its benchmark and task scope, over the real sample catalog on loopback,
-plus the comparison's rules on rows written out here (pwc_cli/standing.py)."""
+plus the comparison's rules on rows written out here (pwc_core/standing.py)."""
 
 from __future__ import annotations
 
 import shlex
 from typing import Any
 
-from pwc_cli import deadline
-from pwc_cli.standing import (
+from pwc_core import deadline
+from pwc_core.standing import (
     DEADLINE,
     DIRECTION_UNKNOWN,
     INCOMPLETE,
@@ -145,7 +145,7 @@ def row(model: str, rank: int | None, task: str = "7", paper: str = "1", **metri
 
 
 def board(*rows: dict[str, Any], complete: bool = True) -> Board:
-    from pwc_cli.merging import merge_rows
+    from pwc_core.merging import merge_rows
 
     return Board("5", list(rows), len(rows), 1, complete, None, merge_rows(list(rows)))
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from pwc_cli.charts.model import frontier, scatter, timeline_of
 from pwc_cli.charts.steps import HEIGHT, step_chart, terminal_steps
 from pwc_cli.charts.svg import document
 from pwc_cli.terminal import Terminal, display_width
+from pwc_core.chart import frontier, scatter, timeline_of
 from tests.helpers.charts import SVG, brute_frontier, by_class, texts
 
 

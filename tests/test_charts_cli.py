@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_cli.metrics import metric_value
 from pwc_cli.parser import COMMANDS, PRESENTATION_FLAGS
 from pwc_cli.terminal import display_width
-from pwc_cli.transport import CatalogClient
+from pwc_core.metrics import metric_value
+from pwc_core.transport import CatalogClient
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
 from pwc_mcp.server import build_server

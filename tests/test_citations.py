@@ -12,9 +12,9 @@ import shlex
 
 import pytest
 
-from pwc_cli.citation_formats import FORMATS, render
-from pwc_cli.citation_names import Name, citation_key, parse_name
-from pwc_cli.citations import facts_of
+from pwc_core.citation_formats import FORMATS, render
+from pwc_core.citation_names import Name, citation_key, parse_name
+from pwc_core.citations import facts_of
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
 
@@ -214,7 +214,7 @@ def test_an_unknown_format_is_a_usage_error(
     ],
 )
 def test_author_names(raw: str, name: Name, bibtex: str) -> None:
-    from pwc_cli.citation_formats import bibtex_name
+    from pwc_core.citation_formats import bibtex_name
 
     assert parse_name(raw) == name
     assert bibtex_name(name) == bibtex
@@ -276,7 +276,7 @@ def test_hostile_strings_stay_inside_their_fields(fmt: str) -> None:
 def test_a_long_author_list_is_cut_at_the_cap_and_parsed_no_further(monkeypatch) -> None:
     """100 authors kept, then `others`; blank names do not count, and no name past the
     101st parseable one is even parsed (a hostile list costs no more than the cap)."""
-    from pwc_cli import citations
+    from pwc_core import citations
 
     parsed: list[object] = []
 

@@ -4,7 +4,7 @@ Adding a command and forgetting any of these fails here. The routes check is by 
 example of every tool and every `--help` example runs against the sample catalog through the
 server's cache (so each answer is checked against its declared shape) over a client that records
 the upstream paths. Each path must resolve to a route some command module declares (`ROUTES`,
-pwc_cli/routes.py), and to the very route the sample catalog served it with, not a broader
+pwc_core/routes.py), and to the very route the sample catalog served it with, not a broader
 pattern: otherwise the cache would give it a guessed TTL and shape. Declared routes that no
 example reads are flagged too, so none is dead.
 """
@@ -22,12 +22,12 @@ from urllib.parse import unquote
 import pytest
 from fastmcp import Client
 
-from pwc_cli.commands import load_all
 from pwc_cli.main import main
 from pwc_cli.parser import EXAMPLES as HELP_EXAMPLES
 from pwc_cli.parser import RESEARCH_COMMANDS
-from pwc_cli.transport import CatalogClient
 from pwc_cli.views import load_views
+from pwc_core.commands import load_all
+from pwc_core.transport import CatalogClient
 from pwc_mcp.cache import FAMILIES, ROUTES, CachedCatalog, ChunkCache, route
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec

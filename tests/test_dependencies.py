@@ -8,9 +8,8 @@ import re
 import sys
 import tomllib
 
-from tests.helpers import ROOT
+from tests.helpers import PACKAGES, ROOT
 
-PACKAGES = ("pwc_cli", "pwc_mcp")
 # Declared and used, never imported by name: the reason is the documentation.
 USED_WITHOUT_IMPORT = {"redis": "limits loads it for a redis:// PWC_MCP_RATE_LIMIT_STORAGE"}
 # Imported distribution -> the declared one that pins it exactly and is used through it

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-import pwc_cli.commands
-from tests.helpers import ROOT
+import pwc_core.commands
+from tests.helpers import PACKAGES, ROOT
 
 DOCS = ROOT / "docs"
-CODE = sorted(p for package in ("pwc_cli", "pwc_mcp") for p in (ROOT / package).rglob("*.py"))
+CODE = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
 CODE_REF = re.compile(r"docs/([\w.-]+\.md)#([\w-]+)")
 # Markdown links between documents: README → docs/x.md#a, docs → x.md#a or #a.
 MD_LINK = re.compile(r"\]\(((?:docs/)?[\w.-]+\.md)?#([\w-]+)\)")
@@ -93,10 +93,10 @@ def test_no_reference_points_outside_the_repository() -> None:
 
 
 def declared_routes() -> list[str]:
-    """Every upstream route a command module declares (`ROUTES`, pwc_cli/routes.py)."""
+    """Every upstream route a command module declares (`ROUTES`, pwc_core/routes.py)."""
     modules = [
-        importlib.import_module(f"pwc_cli.commands.{m.name}")
-        for m in pkgutil.iter_modules(pwc_cli.commands.__path__)
+        importlib.import_module(f"pwc_core.commands.{m.name}")
+        for m in pkgutil.iter_modules(pwc_core.commands.__path__)
     ]
     return sorted({route.path for module in modules for route in getattr(module, "ROUTES", ())})
 

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import PACKAGES, ROOT
 
-PACKAGES = ("pwc_cli", "pwc_mcp")
 MAX_LINES = 400
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 

@@ -1,4 +1,4 @@
-"""Sections of a paper: the heading rules of pwc_cli/outline.py, and `pwc paper read --outline`
+"""Sections of a paper: the heading rules of pwc_core/outline.py, and `pwc paper read --outline`
 / `--section` against the sample catalog."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
-from pwc_cli.outline import (
+from pwc_core.outline import (
     MAX_ENTRIES,
     MAX_LINE,
     MAX_TITLE,

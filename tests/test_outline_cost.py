@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pwc_cli import outline as outline_module
-from pwc_cli.outline import MAX_ENTRIES, MAX_LINE, MAX_SLUG, SLUG_SOURCE, Outliner, slug
+from pwc_core import outline as outline_module
+from pwc_core.outline import MAX_ENTRIES, MAX_LINE, MAX_SLUG, SLUG_SOURCE, Outliner, slug
 
 EXPANSIVE = "\ufdfa"  # NFKD: 18 characters
 
@@ -41,7 +41,7 @@ def unbounded_slug(title: str) -> str:
 
 @pytest.fixture
 def normalised(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The length of every string pwc_cli.outline hands to unicodedata.normalize."""
+    """The length of every string pwc_core.outline hands to unicodedata.normalize."""
     lengths: list[int] = []
     real = unicodedata.normalize
 

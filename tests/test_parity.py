@@ -11,7 +11,7 @@ import pytest
 from fastmcp import Client
 
 from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, research_actions
-from pwc_cli.types import MetricThreshold
+from pwc_core.values import MetricThreshold
 from pwc_mcp.params import MCP_ONLY, RENAMES, TOOLS
 from pwc_mcp.server import build_server
 from tests.helpers.mcp import make_service
@@ -97,7 +97,7 @@ def advertised_bound(prop: dict[str, Any], keyword: str) -> Any:
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
 def test_bounds_come_from_the_parser(tool: str, schemas: dict[str, dict[str, Any]]) -> None:
-    """One declaration per bound: the converter's (pwc_cli.types) is the one advertised."""
+    """One declaration per bound: the converter's (pwc_core.values) is the one advertised."""
     command = TOOLS[tool]
     for action in research_actions(command):
         if action.choices is not None:

@@ -1,6 +1,6 @@
 """SOTA over time (`pwc benchmark --name NAME --timeline [--metric METRIC]`, README "SOTA over
 time"): through the real CLI against the sample catalog on loopback, plus the record rule itself
-(pwc_cli.timeline) over rows written here."""
+(pwc_core.timeline) over rows written here."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pwc_cli.timeline import publication_date, sota_timeline
+from pwc_core.timeline import publication_date, sota_timeline
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
 

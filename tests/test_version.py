@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pwc_cli
 import pwc_mcp
-from pwc_cli import package_version
-from tests.helpers import ROOT
+from pwc_core import package_version
+from tests.helpers import PACKAGES, ROOT
 
 
 def test_the_packages_report_pyprojects_version_and_state_none() -> None:
@@ -18,7 +18,7 @@ def test_the_packages_report_pyprojects_version_and_state_none() -> None:
     assert pwc_cli.__version__ == pwc_mcp.__version__ == project["version"]
     stated = [
         path.relative_to(ROOT)
-        for package in ("pwc_cli", "pwc_mcp")
+        for package in PACKAGES
         for path in (ROOT / package).rglob("*.py")
         if re.search(r"""__version__\s*=\s*["']""", path.read_text(encoding="utf-8"))
     ]

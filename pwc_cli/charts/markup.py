@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pwc_cli.text import one_line
+from pwc_core.text import one_line
 
 # What XML 1.0 cannot hold (C0 controls but tab and newline, surrogates, U+FFFE/U+FFFF), and
 # the C1 controls and bidirectional overrides a viewer could be tricked by.

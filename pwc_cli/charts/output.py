@@ -17,9 +17,9 @@ import tempfile
 from collections.abc import Mapping
 from typing import Any
 
-from pwc_cli.charts.model import scatter
 from pwc_cli.charts.svg import document
-from pwc_cli.errors import UsageError
+from pwc_core.chart import scatter
+from pwc_core.errors import UsageError
 
 MAX_PATH = 4096
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pwc_cli.charts.markup import clean, element, text_node
-from pwc_cli.charts.model import Point, Scatter, Timeline
 from pwc_cli.charts.scales import date_scale, log_scale, number, parameters, value_scale
+from pwc_core.chart import Point, Scatter, Timeline
 
 INK, MUTED, GRID, FRAME = "#1f2328", "#59636e", "#e6e8eb", "#c9ced4"
 POINT, FRONTIER, BEST = "#3b6fb6", "#c2410c", "#b91c1c"

@@ -8,11 +8,11 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from pwc_cli.charts.model import Record, Timeline, better, timeline_of
 from pwc_cli.charts.scales import number
 from pwc_cli.render import Screen
 from pwc_cli.terminal import truncate
-from pwc_cli.text import one_line
+from pwc_core.chart import Record, Timeline, better, timeline_of
+from pwc_core.text import one_line
 
 HEIGHT = 4  # rows of blocks
 MAX_WIDTH = 100  # a wider terminal still gets a chart this wide

@@ -11,7 +11,7 @@ from typing import Any
 
 from pwc_cli.charts import panels
 from pwc_cli.charts.markup import clean, element, text_node
-from pwc_cli.charts.model import scatter, timeline_of
+from pwc_core.chart import scatter, timeline_of
 
 WIDTH = 800
 SCATTER_HEIGHT = 480

@@ -7,7 +7,7 @@ from typing import Any
 from pwc_cli import flags
 from pwc_cli.charts.output import chart_file
 from pwc_cli.parsers import Builder
-from pwc_cli.types import (
+from pwc_core.values import (
     MAX_METRIC_NAME,
     IntRange,
     Text,

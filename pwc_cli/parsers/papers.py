@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from pwc_cli import flags
-from pwc_cli.citation_formats import FORMATS as CITATION_FORMATS
-from pwc_cli.outline import SectionId
 from pwc_cli.parsers import Builder
-from pwc_cli.types import AUTHOR, IntRange, finite_float
+from pwc_core.citation_formats import FORMATS as CITATION_FORMATS
+from pwc_core.outline import SectionId
+from pwc_core.values import AUTHOR, IntRange, finite_float
 
 
 def add(b: Builder, top: Any) -> None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from pwc_cli import flags
 from pwc_cli.parsers import Builder
-from pwc_cli.types import IntRange
+from pwc_core.values import IntRange
 
 
 def add(b: Builder, top: Any) -> None:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pwc_cli.plugins import import_all
 from pwc_cli.render import Screen
+from pwc_core.plugins import import_all
 
 
 @dataclass

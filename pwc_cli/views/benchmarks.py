@@ -6,16 +6,17 @@ import argparse
 from typing import Any
 
 from pwc_cli.charts.steps import terminal_steps
-from pwc_cli.commands.benchmarks import flat_filters, metric_mode, trending_mode
-from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import Screen, code, heading, link, more_hint, no_results, sections, table
-from pwc_cli.scopes import scopes_of
-from pwc_cli.text import cell_text, count, md_escape, one_line
-from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, view
 from pwc_cli.views.common import is_grouped, paper_cell, plural, wrapped
 from pwc_cli.views.papers import listed_rank, scope_cell, scores
 from pwc_cli.views.timeline import timeline_blocks, timeline_notes
+from pwc_core.commands.benchmarks import flat_filters, metric_mode, trending_mode
+from pwc_core.commands.common import extract_rows
+from pwc_core.scopes import scopes_of
+from pwc_core.sentences import leaderboard_summary, ordering_sentence
+from pwc_core.text import cell_text, md_escape, one_line
+from pwc_core.urls import site_url
 
 IGNORED_GROUPING = "# filters select task-scoped flat output; --group-by-area ignored"
 
@@ -69,85 +70,6 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
         escaped = [c if i == 5 else md_escape(c) for i, c in enumerate(cells)]
         lines.append("| " + " | ".join(escaped) + " |")
     return "\n".join(lines) + "\n"
-
-
-def _pages(total: int, size: int) -> str:
-    pages = max(1, -(-total // max(size, 1)))
-    return f"{pages} page{'s' if pages != 1 else ''} of {size}"
-
-
-def leaderboard_summary(
-    data: dict[str, Any], size: int, selecting: bool, *, page_shown: bool = True
-) -> str:
-    """What a leaderboard payload's rows are, counted truthfully: which slice of how many, what
-    merging did, and a page past the end said as such. `size` is the page size asked for;
-    `selecting` says metric filters or a sort chose the rows; `page_shown` false (the CLI's
-    timeline, which prints records instead) leaves out the slice. Shared by the CLI view and
-    the MCP tool's text, followed by `ordering_sentence`."""
-    rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
-    total, page = data.get("count"), data.get("page") or 1
-    matched = data.get("matched_count") or 0
-    if not rows and matched:
-        return f"Page {page} is past the end: {matched:,} rows fill {_pages(matched, size)}."
-    read = data.get("rows_read")
-    read = read if isinstance(read, int) else len(rows)
-    evaluated = (
-        f"{read:,} evaluation rows"
-        if read == total or total is None
-        else f"{read:,} of {count(total)} evaluation rows read"
-    )
-    merged = data.get("merged_count")
-    merged = merged if isinstance(merged, int) else len(rows)
-    if selecting:
-        said = f"{matched:,} of {merged:,} merged rows match ({evaluated})"
-    elif merged < read:
-        said = f"{merged:,} rows from {evaluated} (one result in several task scopes is one row)"
-    else:
-        said = f"{merged:,} rows ({evaluated})"
-    if not page_shown:
-        return f"{said}."
-    first = (page - 1) * size + 1
-    if not rows:
-        return f"{said}; none to show."
-    if page == 1 and not data.get("next_page"):
-        return f"{said}; all shown."
-    return f"{said}; showing rows {first:,}–{first + len(rows) - 1:,}."
-
-
-def _direction_words(direction: str | None, source: str | None) -> str:
-    if direction is None:
-        return "its direction is unknown"
-    by = {"name": "by its name", "ranks": "by the catalog's ranks", "stated": "as stated"}
-    return f"{direction} is better, {by.get(source or '', 'by its name')}"
-
-
-def ordering_sentence(data: dict[str, Any]) -> str:
-    """Which order the rows are in, and over how much of the board (README.md#leaderboards)."""
-    order = data.get("ordering")
-    if not isinstance(order, dict):
-        return ""
-    said = ""
-    if order.get("by") in ("sort", "pareto"):
-        metric = one_line(order.get("metric"))
-        way = "highest first" if order.get("order") == "desc" else "lowest first"
-        words = _direction_words(order.get("direction"), order.get("direction_source"))
-        basis = order.get("basis")
-        if basis == "asked":
-            why = f"as asked; {words}"
-        elif basis == "default":
-            why = f"{words}, so descending"
-        else:
-            why = f"best first: {words}"
-        lead = "Pareto front sorted" if order.get("by") == "pareto" else "Sorted"
-        said = f"{lead} by {metric}, {way} ({why})."
-    if order.get("complete") is False:
-        reason = one_line(order.get("stopped")) or "bounded scan incomplete"
-        rows = order.get("rows_ordered")
-        said += (
-            f" Ordered over the first {count(rows)} evaluation rows read of {count(data.get('count'))}"
-            f" ({reason}): rows beyond are not ranked here."
-        )
-    return said.strip()
 
 
 def summary(data: dict[str, Any], args: argparse.Namespace) -> str:

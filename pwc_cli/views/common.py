@@ -6,11 +6,11 @@ import argparse
 import functools
 from typing import Any
 
-from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import Screen, fold, more_hint, no_results
-from pwc_cli.text import cell_text, count, md_escape, one_line
-from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, View
+from pwc_core.commands.common import extract_rows
+from pwc_core.text import cell_text, count, md_escape, one_line
+from pwc_core.urls import site_url
 
 
 def plural(value: Any, word: str, words: str | None = None) -> str:

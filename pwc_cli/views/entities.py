@@ -7,11 +7,11 @@ import argparse
 from typing import Any
 
 from pwc_cli.render import Screen, heading, link, sections
-from pwc_cli.text import cell_text, meta_line, one_line
-from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, view
 from pwc_cli.views.common import prose, slug_of
 from pwc_cli.views.tables import Cell, counted, joined, row_table
+from pwc_core.text import cell_text, meta_line, one_line
+from pwc_core.urls import site_url
 
 
 @view("conference")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pwc_cli.commands.common import extract_rows
 from pwc_cli.render import (
     Screen,
     code,
@@ -20,10 +19,11 @@ from pwc_cli.render import (
     strong,
     table,
 )
-from pwc_cli.scopes import scopes_of
-from pwc_cli.text import cell_text, count, one_line
-from pwc_cli.urls import site_url
 from pwc_cli.views import Rendered, standing, view
+from pwc_core.commands.common import extract_rows
+from pwc_core.scopes import scopes_of
+from pwc_core.text import cell_text, count, one_line
+from pwc_core.urls import site_url
 
 EMPTY_HINTS = {
     "search": "try other words, another --mode, or fewer filters",

@@ -1,12 +1,12 @@
 """The Best / Gap / Rank cells of `paper evaluations --against-sota` and its notes on stderr
-(the comparison itself is pwc_cli.standing)."""
+(the comparison itself is pwc_core.standing)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pwc_cli.scopes import scopes_of
-from pwc_cli.text import cell_text, one_line
+from pwc_core.scopes import scopes_of
+from pwc_core.text import cell_text, one_line
 
 HEADERS = ("best", "gap", "rank")
 

@@ -6,11 +6,11 @@ import argparse
 from typing import Any
 
 from pwc_cli.render import Screen, code, heading, link, no_results, section, sections, strong
-from pwc_cli.text import cell_text, count, meta_line, one_line
-from pwc_cli.urls import absolute, site_url
 from pwc_cli.views import Rendered, view
 from pwc_cli.views.common import is_grouped, name_of, plural, prose, records, slug_of
 from pwc_cli.views.tables import counted, row_table
+from pwc_core.text import cell_text, count, meta_line, one_line
+from pwc_core.urls import absolute, site_url
 
 # --- tasks --------------------------------------------------------------------------------
 

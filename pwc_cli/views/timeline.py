@@ -7,8 +7,9 @@ import argparse
 from typing import Any
 
 from pwc_cli.render import Screen, heading, no_results, table
-from pwc_cli.text import cell_text, md_escape, one_line
 from pwc_cli.views.common import paper_cell, wrapped
+from pwc_core.sentences import records_of, summary
+from pwc_core.text import cell_text, md_escape, one_line
 
 HEADERS = ["Date", "Value", "Improvement", "Model", "Paper"]
 
@@ -18,30 +19,6 @@ def number(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return "—"
     return format(value, ".10g")
-
-
-def records_of(timeline: dict[str, Any]) -> list[dict[str, Any]]:
-    return [r for r in timeline.get("records") or [] if isinstance(r, dict)]
-
-
-def summary(timeline: dict[str, Any]) -> str:
-    """One sentence: how many records among how many rows, what was left out, and whether the
-    scan read every row. Shared by the CLI view and the MCP tool's text."""
-    records = records_of(timeline)
-    considered, undated = timeline.get("considered") or 0, timeline.get("undated") or 0
-    metric = one_line(timeline.get("metric") or "")
-    if not metric:
-        return "No row reports a metric, so there is no timeline."
-    direction = timeline.get("direction")
-    better = f" ({direction} is better)" if direction in ("higher", "lower") else ""
-    text = (
-        f"{len(records):,} record{'s' if len(records) != 1 else ''} of {metric}{better} among "
-        f"{considered:,} row{'s' if considered != 1 else ''} reporting it"
-    )
-    text += f"; {undated:,} without a publication date left out." if undated else "."
-    if timeline.get("complete") is False:
-        text += " The scan stopped at its row limit: earlier records may be missing."
-    return text
 
 
 def records_table(timeline: dict[str, Any], tty: Screen) -> str:

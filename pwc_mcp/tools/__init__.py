@@ -10,7 +10,7 @@ from fastmcp.tools import ToolResult
 from mcp.types import TextContent, ToolAnnotations
 from pydantic import BaseModel
 
-from pwc_cli.commands.common import extract_rows
+from pwc_core.commands.common import extract_rows
 from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import RecordPage

@@ -8,8 +8,8 @@ from typing import Any
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
-from pwc_cli.commands.benchmarks import metric_mode
-from pwc_cli.views.benchmarks import leaderboard_summary, ordering_sentence
+from pwc_core.commands.benchmarks import metric_mode
+from pwc_core.sentences import leaderboard_summary, ordering_sentence
 from pwc_mcp import texts, ui
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
@@ -48,7 +48,7 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         data=bounded(payload),
     )
     # The page size and selection exactly as the CLI handler saw them, so the header is the
-    # CLI's own sentence (pwc_cli.views.benchmarks.leaderboard_summary).
+    # CLI's own sentence (pwc_core.sentences.leaderboard_summary).
     header = texts.joined(
         [
             leaderboard_summary(payload, args.limit, metric_mode(args)),

@@ -9,7 +9,7 @@ from fastmcp.exceptions import ResourceError, ToolError
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
-from pwc_cli import citations
+from pwc_core import citations
 from pwc_mcp import sections, texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pwc_cli.resolution import MAX_HOPS
+from pwc_core.resolution import MAX_HOPS
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
 

@@ -15,9 +15,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from pwc_cli import deadline
-from pwc_cli.errors import UpstreamTimeout
-from pwc_cli.transport import CatalogClient
+from pwc_core import deadline
+from pwc_core.errors import UpstreamTimeout
+from pwc_core.transport import CatalogClient
 from pwc_mcp.sample import RunningCatalog
 
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import respx
 
-from pwc_cli.suggest import MAX_EXTRA_SEARCHES, closest, keyword_queries, word_queries
+from pwc_core.suggest import MAX_EXTRA_SEARCHES, closest, keyword_queries, word_queries
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import BASE, run_cli
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from pwc_cli.errors import upstream_detail
+from pwc_core.errors import upstream_detail
 from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.server import build_server
 from pwc_mcp.tool_errors import rejection

@@ -1,4 +1,4 @@
-"""Unit tests of pwc_cli.leaderboard: merging, metric matching, values, selection, direction."""
+"""Unit tests of pwc_core.leaderboard: merging, metric matching, values, selection, direction."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from pwc_cli.errors import AmbiguousError, UsageError
-from pwc_cli.leaderboard import metric_direction, pareto_frontier, select_rows
-from pwc_cli.merging import merge_key, merge_rows
-from pwc_cli.metrics import (
+from pwc_core.errors import AmbiguousError, UsageError
+from pwc_core.leaderboard import metric_direction, pareto_frontier, select_rows
+from pwc_core.merging import merge_key, merge_rows
+from pwc_core.metrics import (
     available_metrics,
     match_metric,
     metric_value,

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from pwc_cli import merging
-from pwc_cli.merging import MAX_CANDIDATES, merge_rows
+from pwc_core import merging
+from pwc_core.merging import MAX_CANDIDATES, merge_rows
 
 
 def row(i: int, **fields: Any) -> dict[str, Any]:

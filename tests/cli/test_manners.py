@@ -10,9 +10,9 @@ import shlex
 
 import pytest
 
-from pwc_cli import __version__
 from pwc_cli.main import main
 from pwc_cli.parser import build_parser
+from pwc_core import __version__
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
 

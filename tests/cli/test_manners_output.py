@@ -1,6 +1,6 @@
 """Issue #27 item 6, "CLI manners", in the output: terminal tables give up width where it costs
 least and cut cells so the rows still tell apart; detail text folds at word boundaries; a DOI
-URL is the DOI. Unit checks of pwc_cli.render and pwc_cli.references, then the sample catalog."""
+URL is the DOI. Unit checks of pwc_cli.render and pwc_core.references, then the sample catalog."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import shlex
 
 import pytest
 
-from pwc_cli.references import parse_reference
 from pwc_cli.render import fold, table
 from pwc_cli.terminal import Terminal, display_width
 from pwc_cli.views.common import wrapped
+from pwc_core.references import parse_reference
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
 
@@ -131,7 +131,7 @@ def test_a_doi_url_is_the_bare_doi(url: str) -> None:
 
 @pytest.mark.parametrize("url", ["https://doi.org/", "https://doi.org/not-a-doi"])
 def test_a_doi_url_without_a_doi_is_refused(url: str) -> None:
-    from pwc_cli.errors import UsageError
+    from pwc_core.errors import UsageError
 
     with pytest.raises(UsageError, match="Paper URL not supported"):
         parse_reference(url)

@@ -11,7 +11,8 @@ import pytest
 
 from pwc_cli.main import main
 from pwc_cli.parser import EXAMPLES, build_parser
-from pwc_cli.terminal import display_width, fit_widths, neutralise, truncate
+from pwc_cli.terminal import display_width, fit_widths, truncate
+from pwc_core.text import neutralise
 from tests.helpers.cli import run_cli
 
 TABLES = [

@@ -8,7 +8,7 @@ import httpx
 import pytest
 import respx
 
-from pwc_cli.errors import unreachable
+from pwc_core.errors import unreachable
 from tests.helpers.cli import BASE, fixture, params_of
 
 
@@ -445,7 +445,7 @@ def test_unreachable_catalog_exits_3(api: respx.MockRouter, pwc) -> None:
 
 
 def test_version_needs_no_network(pwc, api: respx.MockRouter) -> None:
-    from pwc_cli import __version__
+    from pwc_core import __version__
 
     result = pwc("version")
     assert result.out == f"pwc {__version__} (API v1)\n" and not api.calls

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pwc_cli.leaderboard import pareto_frontier
+from pwc_core.leaderboard import pareto_frontier
 
 METRICS = ("a", "b", "c")
 value = st.one_of(st.none(), st.integers(0, 4).map(float))  # few values: many ties

@@ -6,7 +6,6 @@ import argparse
 
 import pytest
 
-from pwc_cli.errors import ArgumentError, UsageError
 from pwc_cli.main import main
 from pwc_cli.parser import (
     COMMANDS,
@@ -16,6 +15,7 @@ from pwc_cli.parser import (
     namespace_for,
     research_actions,
 )
+from pwc_core.errors import ArgumentError, UsageError
 
 EXPECTED_FLAGS = {
     "search": {

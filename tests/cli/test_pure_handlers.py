@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from pwc_cli.commands import run
 from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, namespace_for
-from pwc_cli.transport import CatalogClient
+from pwc_core.commands import run
+from pwc_core.transport import CatalogClient
 from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS, to_cli_values
 from pwc_mcp.sample import RunningCatalog

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pwc_cli import resolution
-from pwc_cli.errors import ResponseError, UsageError
-from pwc_cli.references import parse_reference
+from pwc_core import resolution
+from pwc_core.errors import ResponseError, UsageError
+from pwc_core.references import parse_reference
+from tests.helpers import PACKAGES
 
 
 @pytest.mark.parametrize(
@@ -83,13 +84,13 @@ RESOLUTION_PRIMITIVES = {
 
 
 def test_one_module_resolves_paper_references() -> None:
-    """The CLI's handlers and the MCP server resolve a reference through pwc_cli.resolution's
+    """The CLI's handlers and the MCP server resolve a reference through pwc_core.resolution's
     entry points (resolve_in_catalog, about_paper, canonical_reference, require_paper), never by
     composing its primitives themselves: one path, so their behaviours cannot drift apart."""
     root = Path(resolution.__file__).resolve().parents[1]
     users = []
-    for path in sorted([*(root / "pwc_cli").rglob("*.py"), *(root / "pwc_mcp").rglob("*.py")]):
-        if path.name == "resolution.py" and path.parent.name == "pwc_cli":
+    for path in sorted(p for package in PACKAGES for p in (root / package).rglob("*.py")):
+        if path.name == "resolution.py" and path.parent.name == "pwc_core":
             continue
         tree = ast.parse(path.read_text())
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}

@@ -10,7 +10,7 @@ import httpx
 import pytest
 import respx
 
-from pwc_cli.scan import MAX_PAGES
+from pwc_core.scan import MAX_PAGES
 from tests.helpers.cli import fixture
 
 COVERAGE = {"parameter_coverage_known": 1, "parameter_coverage_total": 1}

@@ -8,9 +8,9 @@ import shlex
 
 import pytest
 
-from pwc_cli.errors import ArgumentError
 from pwc_cli.parser import namespace_for
-from pwc_cli.types import MAX_METRICS, pareto_objectives
+from pwc_core.errors import ArgumentError
+from pwc_core.values import MAX_METRICS, pareto_objectives
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
 

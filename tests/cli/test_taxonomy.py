@@ -146,7 +146,7 @@ def test_task_benchmark_ranking_and_overrides(pwc, api, task_routes) -> None:
 
 
 def test_common_methods_top_eight() -> None:
-    from pwc_cli.commands.taxonomy import common_methods
+    from pwc_core.commands.taxonomy import common_methods
 
     papers = [
         {"methods": [{"id": str(i), "name": f"m{i:02d}"} for i in range(n)]} for n in range(1, 12)

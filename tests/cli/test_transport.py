@@ -9,9 +9,9 @@ import httpx
 import pytest
 import respx
 
-from pwc_cli import __version__
-from pwc_cli.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
-from pwc_cli.transport import (
+from pwc_core import __version__
+from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
+from pwc_core.transport import (
     MAX_RESPONSE_BYTES,
     CatalogClient,
     canonical_request,

@@ -14,9 +14,9 @@ import httpx
 import pytest
 import respx
 
-from pwc_cli.decoding import Zlib, read_decoded
-from pwc_cli.errors import HTTPStatusError, ResponseError, UsageError
-from pwc_cli.transport import MAX_RESPONSE_BYTES, CatalogClient, entity_segment, paper_segment
+from pwc_core.decoding import Zlib, read_decoded
+from pwc_core.errors import HTTPStatusError, ResponseError, UsageError
+from pwc_core.transport import MAX_RESPONSE_BYTES, CatalogClient, entity_segment, paper_segment
 from pwc_mcp.sample import RunningCatalog
 
 BASE = "https://catalog.test/api/v1"

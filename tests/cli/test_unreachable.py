@@ -8,7 +8,7 @@ import socket
 import httpx
 import respx
 
-from pwc_cli.errors import UNREACHABLE_HINT
+from pwc_core.errors import UNREACHABLE_HINT
 from tests.helpers.cli import BASE, run_cli
 
 

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client as SDKClient
 from mcp.shared.exceptions import MCPError
 
-from pwc_cli.transport import CatalogClient
+from pwc_core.transport import CatalogClient
 from pwc_mcp.app import build_catalog, create_app
 from pwc_mcp.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService

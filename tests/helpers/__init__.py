@@ -5,10 +5,17 @@ from __future__ import annotations
 import socket
 import threading
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# The import packages, as the wheel declares them (pyproject.toml): core first, then its users.
+PACKAGES: tuple[str, ...] = tuple(
+    tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["hatch"]["build"][
+        "targets"
+    ]["wheel"]["packages"]
+)
 
 
 def wait_until(

@@ -11,7 +11,7 @@ from typing import Any
 import respx
 
 from pwc_cli.main import main
-from pwc_cli.transport import CatalogClient
+from pwc_core.transport import CatalogClient
 from tests.helpers import ROOT
 
 BASE = "https://catalog.test/api/v1"

@@ -126,7 +126,7 @@ async def test_further_pages_stop_at_the_calls_page_budget(hostile) -> None:
     """250 rows in pages of two (each page new rows): the scan reads on, at most EXTRA_PAGES
     pages beyond the first
     for the whole call, then answers from the sorted first page like a longer leaderboard."""
-    from pwc_cli.standing import EXTRA_PAGES
+    from pwc_core.standing import EXTRA_PAGES
 
     client, answers = hostile
     answers.by_path.update(

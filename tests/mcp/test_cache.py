@@ -11,8 +11,8 @@ import httpx
 import pytest
 import respx
 
-from pwc_cli.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
-from pwc_cli.transport import CatalogClient
+from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
+from pwc_core.transport import CatalogClient
 from pwc_mcp import cache as cache_module
 from pwc_mcp.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
 from tests.helpers import wait_until

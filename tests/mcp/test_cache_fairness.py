@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_cli.transport import Reply
+from pwc_core.transport import Reply
 from pwc_mcp.cache import CachedCatalog, ChunkCache
 from pwc_mcp.server import build_server
 from tests.helpers.mcp import call, make_service

@@ -13,7 +13,7 @@ import httpx
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pwc_cli.transport import CatalogClient, canonical_request, encode_params
+from pwc_core.transport import CatalogClient, canonical_request, encode_params
 
 _SENT: list[bytes] = []
 

@@ -1,6 +1,6 @@
 """MCP error categories follow the exception's type, never its wording (issue #15).
 
-Every class of `pwc_cli.errors` is listed here with its CLI exit code and how the MCP boundary
+Every class of `pwc_core.errors` is listed here with its CLI exit code and how the MCP boundary
 says it; a new class without a line here fails, and so does a category that a message's wording
 could change.
 """
@@ -11,7 +11,6 @@ import ast
 import inspect
 import string
 from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,14 +22,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-import pwc_cli.errors as errors
-from pwc_cli.references import parse_reference
+import pwc_core.errors as errors
+from pwc_core.references import parse_reference
 from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.server import build_server
 from pwc_mcp.tool_errors import tool_error
+from tests.helpers import PACKAGES, ROOT
 from tests.helpers.mcp import error_of, make_service
 
-ROOT = Path(__file__).resolve().parents[2]
 GENERIC = {
     "upstream_error": "upstream_error: the Papers With Code catalog request failed",
     "upstream_timeout": "upstream_timeout: the Papers With Code catalog timed out",
@@ -80,7 +79,7 @@ def said(name: str, message: str) -> str:
 
 def test_every_error_class_has_its_exit_code_and_category() -> None:
     classes = error_classes()
-    assert sorted(classes) == sorted(EXPECTED), "a class of pwc_cli.errors needs its line here"
+    assert sorted(classes) == sorted(EXPECTED), "a class of pwc_core.errors needs its line here"
     for name, cls in classes.items():
         exit_code, category, _ = EXPECTED[name]
         assert (name, cls.exit_code) == (name, exit_code)
@@ -140,7 +139,7 @@ def _bare_raises(package: str) -> Iterator[str]:
 
 
 def test_every_failure_is_raised_as_its_own_type() -> None:
-    assert [*_bare_raises("pwc_cli"), *_bare_raises("pwc_mcp")] == []
+    assert [line for package in PACKAGES for line in _bare_raises(package)] == []
 
 
 # --- end to end: a real MCP client, a catalog on loopback that ignores filters ---------------

@@ -8,7 +8,7 @@ import logging
 import httpx
 import pytest
 
-from pwc_cli.errors import (
+from pwc_core.errors import (
     CatalogUnreachable,
     HTTPStatusError,
     UpstreamShapeError,

@@ -1,5 +1,5 @@
 """get_benchmark's text header says what the CLI's leaderboard says (one shared sentence,
-pwc_cli.views.benchmarks.leaderboard_summary): which slice of how many evaluation rows, what
+pwc_core.sentences.leaderboard_summary): which slice of how many evaluation rows, what
 merging did, a page past the end as such, and the main task scope with its primary metric.
 Through a real MCP cached_client against the sample catalog."""
 

@@ -15,8 +15,8 @@ from fastmcp import Client
 from fastmcp.tools import ToolResult
 from mcp.types import TextContent
 
-from pwc_cli.errors import HTTPStatusError
-from pwc_cli.transport import CatalogClient
+from pwc_core.errors import HTTPStatusError
+from pwc_core.transport import CatalogClient
 from pwc_mcp.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec

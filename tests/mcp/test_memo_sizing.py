@@ -13,7 +13,7 @@ import pytest
 from fastmcp.tools import ToolResult
 from mcp.types import TextContent
 
-from pwc_cli.transport import Reply
+from pwc_core.transport import Reply
 from pwc_mcp.cache import CachedCatalog
 from pwc_mcp.memo import ResultMemo
 

@@ -11,7 +11,7 @@ import pytest
 from fastmcp import Client
 from mcp.types import TextContent
 
-from pwc_cli.outline import outline, section_text
+from pwc_core.outline import outline, section_text
 from pwc_mcp.sample import RunningCatalog
 from tests.mcp.test_read_paper import stored_markdown
 from tests.test_outline import LONG, markdown_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastmcp import Client
 
-from pwc_cli.resolution import MAX_HOPS
+from pwc_core.resolution import MAX_HOPS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
 from tests.helpers.mcp import call, error_of, make_service

@@ -11,7 +11,7 @@ import pytest
 from cryptography.hazmat.primitives import hashes, hmac
 from fastmcp import Client
 
-from pwc_cli.transport import CatalogClient
+from pwc_core.transport import CatalogClient
 from pwc_mcp.cache import ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec, CursorState, SectionBound

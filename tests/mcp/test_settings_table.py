@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 
 from pwc_mcp import cli
 from pwc_mcp.config import READ_ELSEWHERE, SETTINGS, ConfigError, Settings, configuration_table
+from tests.helpers import PACKAGES, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 # Fields that code sets, never the environment.
 NOT_FROM_ENV = {
     "catalog_timeout",
@@ -50,7 +49,7 @@ def test_every_field_the_environment_sets_is_declared_once() -> None:
 def test_every_variable_the_packages_name_is_documented() -> None:
     documented = {s.env for s in SETTINGS} | {d.env for d in READ_ELSEWHERE}
     named = set()
-    for path in [*ROOT.glob("pwc_cli/**/*.py"), *ROOT.glob("pwc_mcp/**/*.py")]:
+    for path in [p for package in PACKAGES for p in ROOT.glob(f"{package}/**/*.py")]:
         named |= set(re.findall(r"[\"'](PWC_[A-Z0-9_]+)[\"']", path.read_text(encoding="utf-8")))
     assert {"PWC_API_URL", cli.SAMPLE_PORT_ENV} <= named
     assert named <= documented, named - documented

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from fastmcp import Client
 
-from pwc_cli.types import MAX_METRIC_NAME
+from pwc_core.values import MAX_METRIC_NAME
 from tests.helpers.mcp import call, error_of
 
 METRIC_REQUEST = MAX_METRIC_NAME + len(":higher")  # a name and its stated direction

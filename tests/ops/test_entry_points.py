@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import PACKAGES, ROOT
 
 BUSY = "{busy}"  # replaced by a port another socket listens on
 CASES = [
@@ -87,7 +87,7 @@ def test_a_bench_run_that_cannot_start_a_server_is_one_line(tmp_path: Path) -> N
 def entry_points() -> set[str]:
     """Every module of the three packages that runs as `python -m`."""
     found = set()
-    for package in ("pwc_cli", "pwc_mcp", "bench"):
+    for package in (*PACKAGES, "bench"):
         for path in (ROOT / package).rglob("*.py"):
             if re.search(r'^if __name__ == "__main__":', path.read_text("utf-8"), re.M):
                 parts = path.relative_to(ROOT).with_suffix("").parts

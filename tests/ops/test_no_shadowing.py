@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
-from tests.helpers import ROOT
+from tests.helpers import PACKAGES, ROOT
 
-PACKAGE_DIRS = (ROOT / "pwc_mcp", ROOT / "pwc_cli")
+PACKAGE_DIRS = tuple(ROOT / package for package in PACKAGES)
 # Run in a fresh interpreter: import each name with the package directory first on sys.path and
 # report where it came from (every location of a namespace package).
 PROBE = """

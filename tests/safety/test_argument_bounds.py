@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastmcp import Client
 
-from pwc_cli.types import MetricSort
+from pwc_core.values import MetricSort
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
 from pwc_mcp.localserver import Running, serve_in_thread

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 CLIENT = """
 import json, sys
-from pwc_cli.errors import ResponseError
-from pwc_cli.transport import CatalogClient
+from pwc_core.errors import ResponseError
+from pwc_core.transport import CatalogClient
 
 def peak():
     with open("/proc/self/status") as status:

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pwc_cli.errors import AmbiguousError
-from pwc_cli.leaderboard import metric_direction
-from pwc_cli.metrics import available_metrics, match_metric, metric_value
-from pwc_cli.scopes import primary_metric
+from pwc_core.errors import AmbiguousError
+from pwc_core.leaderboard import metric_direction
+from pwc_core.metrics import available_metrics, match_metric, metric_value
+from pwc_core.scopes import primary_metric
 
 MAX_RECORDS = 1000  # a timeline never holds more rows than a bounded scan reads
 LARGEST = 1e12  # a larger metric value is not a measurement: left out, not plotted

@@ -11,15 +11,15 @@ import operator
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.directions import NAME_ONLY, Directions, name_direction
-from pwc_cli.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
+from pwc_core.directions import NAME_ONLY, Directions, name_direction
+from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
 
 # --- metric direction ---------------------------------------------------------------------
 
 
 def metric_direction(name: str) -> str | None:
     """ "higher" or "lower" when the metric's name says which is better; None if unknown
-    (a leaderboard's own ranks can say more: pwc_cli.directions)."""
+    (a leaderboard's own ranks can say more: pwc_core.directions)."""
     return name_direction(name)
 
 

@@ -1,6 +1,6 @@
 """Loading a decorator-filled registry: import every module of the registry's package.
 
-The registry (`pwc_cli.commands`, `pwc_cli.views`) names none of its domain modules, so a new
+The registry (`pwc_core.commands`, `pwc_cli.views`) names none of its domain modules, so a new
 domain is one new file, and no module imports a module that imports it back.
 """
 

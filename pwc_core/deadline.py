@@ -20,7 +20,7 @@ from typing import Any
 import httpcore
 import httpx
 
-from pwc_cli.errors import UpstreamTimeout
+from pwc_core.errors import UpstreamTimeout
 
 Clock = Callable[[], float]
 

@@ -1,7 +1,7 @@
 """One citation's facts written as BibTeX, RIS or CSL-JSON (`paper info --cite`).
 
-Every format states the same facts (`Facts`, gathered by pwc_cli.citations). Every string in
-them has already been cleaned to one printable line (pwc_cli.citation_names.clean), so no
+Every format states the same facts (`Facts`, gathered by pwc_core.citations). Every string in
+them has already been cleaned to one printable line (pwc_core.citation_names.clean), so no
 format can carry a terminal escape sequence or a line break out of its field.
 
 BibTeX: values are brace-delimited; `& % $ # _` become `\\&` ...; `\\ ~ ^ { }` become
@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pwc_cli.citation_names import Name
+from pwc_core.citation_names import Name
 
 FORMATS = ("bibtex", "ris", "csl-json")
 Kind = Literal["conference", "preprint", "other"]

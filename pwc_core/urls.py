@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pwc_cli.text import cell_text
+from pwc_core.text import cell_text
 
 SITE = "https://paperswithcode.co"
 SITE_PATHS = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pwc_cli.board import leaderboard
-from pwc_cli.commands import Catalog, handler
-from pwc_cli.commands.common import (
+from pwc_core.board import leaderboard
+from pwc_core.commands import Catalog, handler
+from pwc_core.commands.common import (
     extract_rows,
     fetch_areas,
     find_entity,
@@ -17,11 +17,11 @@ from pwc_cli.commands.common import (
     q_search,
     resolve_area,
 )
-from pwc_cli.errors import UpstreamShapeError, UsageError
-from pwc_cli.routes import GENERAL, LIST, TAXONOMY, Route
-from pwc_cli.suggest import siblings
-from pwc_cli.timeline import check_flags
-from pwc_cli.transport import entity_segment
+from pwc_core.errors import UpstreamShapeError, UsageError
+from pwc_core.routes import GENERAL, LIST, TAXONOMY, Route
+from pwc_core.suggest import siblings
+from pwc_core.timeline import check_flags
+from pwc_core.transport import entity_segment
 
 BENCHMARK_FIELDS = ("name", "full_name", "slug", "id")
 TRENDS_LIMIT = 100

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pwc_cli.leaderboard import metric_directions
-from pwc_cli.metrics import parameter_count, parse_metric
+from pwc_core.leaderboard import metric_directions
+from pwc_core.metrics import parameter_count, parse_metric
 
 # --- row merging (docs/upstream-api.md#row-merging) ---------------------------------------------
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pwc_cli.errors import AmbiguousError, UsageError
+from pwc_core.errors import AmbiguousError, UsageError
 
 # --- metric names -------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Author names and citation keys for `paper info --cite` (pwc_cli.citations).
+"""Author names and citation keys for `paper info --cite` (pwc_core.citations).
 
 A catalog author is one display string ("Jacob Devlin", "Laurens van der Maaten", "Martin
 Luther King Jr.", "Jian Sun [1187]"); citations need its parts. The rules, in order:
@@ -32,8 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pwc_cli.terminal import neutralise
-from pwc_cli.text import one_line
+from pwc_core.text import neutralise, one_line
 
 MAX_NAME = 200  # characters of one author name kept
 _DISAMBIGUATION = re.compile(r"\s*\[\d+\]$")

@@ -17,8 +17,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.directions import NAME_ONLY, Directions
-from pwc_cli.metrics import metric_value
+from pwc_core.directions import NAME_ONLY, Directions
+from pwc_core.metrics import metric_value
 
 ScopeKey = tuple[str, str]  # (dataset_id, task_id); "" where the catalog gave none
 

@@ -19,9 +19,9 @@ from urllib.parse import quote, unquote
 
 import httpx
 
-from pwc_cli import __version__, deadline
-from pwc_cli.decoding import ACCEPT_ENCODING, OVER_LIMIT, read_decoded
-from pwc_cli.errors import (
+from pwc_core import __version__, deadline
+from pwc_core.decoding import ACCEPT_ENCODING, OVER_LIMIT, read_decoded
+from pwc_core.errors import (
     CatalogUnreachable,
     HTTPStatusError,
     ResponseTooLarge,

@@ -2,7 +2,7 @@
 (docs/upstream-api.md#benchmark-leaderboard, README.md#leaderboards).
 
 Every request reads the board the same way: pages of 100 ordered by `best_rank`, bounded like
-every scan (pwc_cli/scan.py), so the sorted and unsorted paths share cache entries. The main
+every scan (pwc_core/scan.py), so the sorted and unsorted paths share cache entries. The main
 task scope, the metric directions and the order are properties of the rows read, never of the
 page in hand; a page is a slice of that one order, so every row is on exactly one page. A board
 longer than the bound is ordered over the rows read, and the payload and the text say so.
@@ -13,17 +13,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pwc_cli import degraded
-from pwc_cli.commands import Catalog
-from pwc_cli.directions import Directions, board_directions, stated_metric
-from pwc_cli.errors import RefusedRequest, UnconfirmedFilter
-from pwc_cli.leaderboard import select_rows, sort_order
-from pwc_cli.merging import merge_rows
-from pwc_cli.metrics import available_metrics, catalog_metrics, match_metric, parameter_count
-from pwc_cli.scan import INCOMPLETE, MAX_ROWS, ROW_LIMIT, Scan, scan
-from pwc_cli.scopes import order_by_scope, scope_summary
-from pwc_cli.timeline import sota_timeline, timeline_metric
-from pwc_cli.transport import entity_segment
+from pwc_core import degraded
+from pwc_core.commands import Catalog
+from pwc_core.directions import Directions, board_directions, stated_metric
+from pwc_core.errors import RefusedRequest, UnconfirmedFilter
+from pwc_core.leaderboard import select_rows, sort_order
+from pwc_core.merging import merge_rows
+from pwc_core.metrics import available_metrics, catalog_metrics, match_metric, parameter_count
+from pwc_core.scan import INCOMPLETE, MAX_ROWS, ROW_LIMIT, Scan, scan
+from pwc_core.scopes import order_by_scope, scope_summary
+from pwc_core.timeline import sota_timeline, timeline_metric
+from pwc_core.transport import entity_segment
 
 
 def _int(value: Any) -> int | None:

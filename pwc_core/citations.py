@@ -5,9 +5,9 @@ A catalog paper with a conference is a conference paper: the conference is looke
 (`conferences/{slug}`, one request) for its name (the booktitle), year and location; a 404
 there falls back on the paper's `conference_name`. Without a conference, an arXiv paper is a
 preprint (`@misc` with `eprint` and `archivePrefix = {arXiv}`), anything else a plain `@misc`.
-A paper only public metadata knows (pwc_cli.resolution.OutsideCatalog) is cited from that
+A paper only public metadata knows (pwc_core.resolution.OutsideCatalog) is cited from that
 metadata (its DOI where known), and the citation says so: `source: "public_metadata"` and a
-`note`. Keys and names: pwc_cli.citation_names; the formats: pwc_cli.citation_formats.
+`note`. Keys and names: pwc_core.citation_names; the formats: pwc_core.citation_formats.
 
 Every catalog string is hostile: cleaned to one printable line and bounded (titles 1,000
 characters, 100 authors, names 200), identifiers used only when they have their own shape.
@@ -19,12 +19,12 @@ import re
 from itertools import islice
 from typing import Any
 
-from pwc_cli.citation_formats import Facts, Kind, render
-from pwc_cli.citation_names import Name, citation_key, clean, parse_name
-from pwc_cli.commands.common import require_object
-from pwc_cli.errors import HTTPStatusError
-from pwc_cli.references import LEGACY_ARXIV, MODERN_ARXIV, strip_version
-from pwc_cli.transport import entity_segment
+from pwc_core.citation_formats import Facts, Kind, render
+from pwc_core.citation_names import Name, citation_key, clean, parse_name
+from pwc_core.commands.common import require_object
+from pwc_core.errors import HTTPStatusError
+from pwc_core.references import LEGACY_ARXIV, MODERN_ARXIV, strip_version
+from pwc_core.transport import entity_segment
 
 MAX_TITLE = 1000
 MAX_VENUE = 300

@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from pwc_cli.errors import HTTPStatusError, NotFoundError, UsageError, upstream_detail
-from pwc_cli.plugins import import_all
+from pwc_core.errors import HTTPStatusError, NotFoundError, UsageError, upstream_detail
+from pwc_core.plugins import import_all
 
 
 class Catalog(Protocol):

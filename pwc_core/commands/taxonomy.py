@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pwc_cli.commands import Catalog, handler
-from pwc_cli.commands.common import (
+from pwc_core.commands import Catalog, handler
+from pwc_core.commands.common import (
     extract_rows,
     fetch_areas,
     find_entity,
@@ -17,9 +17,9 @@ from pwc_cli.commands.common import (
     require_object,
     resolve_area,
 )
-from pwc_cli.errors import UpstreamShapeError, UsageError
-from pwc_cli.routes import LIST, OBJECT, RESULTS, TAXONOMY, Route
-from pwc_cli.transport import entity_segment
+from pwc_core.errors import UpstreamShapeError, UsageError
+from pwc_core.routes import LIST, OBJECT, RESULTS, TAXONOMY, Route
+from pwc_core.transport import entity_segment
 
 LOOKUP = {"page": 1, "page_size": 100}
 SHAPE = "API returned an unexpected response shape"

@@ -14,14 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pwc_cli.commands.common import extract_rows
-from pwc_cli.errors import UpstreamShapeError
+from pwc_core.commands.common import extract_rows
+from pwc_core.errors import UpstreamShapeError
 
 PAGE_SIZE = 100
 MAX_ROWS = 1000
 MAX_PAGES = 20  # twice the pages MAX_ROWS needs at PAGE_SIZE: room for short pages, no more
 
-INCOMPLETE = "bounded scan incomplete"  # how a handler notes an early stop (pwc_cli.degraded)
+INCOMPLETE = "bounded scan incomplete"  # how a handler notes an early stop (pwc_core.degraded)
 ROW_LIMIT = "row limit reached"
 PAGE_LIMIT = "page limit reached"
 EMPTY_PAGE = "a page added no rows"

@@ -1,7 +1,7 @@
 """Resolving a paper reference against the catalog: the one path the CLI's handlers and the
 MCP server both take.
 
-A reference is first parsed (pwc_cli.references, no network). An identifier is used as given,
+A reference is first parsed (pwc_core.references, no network). An identifier is used as given,
 a title is matched against one keyword search, and a paper the catalog lacks is looked up in
 public metadata: either it maps to a catalog paper (followed, at most MAX_HOPS mappings for one
 reference; a cycle is a clean not-found) or it is known only outside the catalog
@@ -15,18 +15,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from pwc_cli.commands.common import extract_rows
-from pwc_cli.errors import AmbiguousError, HTTPStatusError, NotFoundError, TransportError
-from pwc_cli.references import (
+from pwc_core.commands.common import extract_rows
+from pwc_core.errors import AmbiguousError, HTTPStatusError, NotFoundError, TransportError
+from pwc_core.references import (
     ParsedReference,
     match_title,
     parse_reference,
     row_reference,
     strip_version,
 )
-from pwc_cli.suggest import CLOSEST_SHOWN, gather, keyword_queries, rank
-from pwc_cli.text import tsv_escape
-from pwc_cli.transport import entity_segment, paper_segment
+from pwc_core.suggest import CLOSEST_SHOWN, gather, keyword_queries, rank
+from pwc_core.text import tsv_escape
+from pwc_core.transport import entity_segment, paper_segment
 
 TITLE_SEARCH_PAGE_SIZE = 20
 # Mappings followed for one reference (title → ID → the paper a stale ID maps to ...); real

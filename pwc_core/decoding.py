@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from pwc_cli.errors import ResponseTooLarge, UndecodableResponse
+from pwc_core.errors import ResponseTooLarge, UndecodableResponse
 
 ACCEPT_ENCODING = "gzip, deflate"  # exactly the codings decoder() accepts
 OVER_LIMIT = "API response exceeded the client byte limit"

@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from pwc_cli.directions import NAME_ONLY, Directions
-from pwc_cli.errors import UsageError
-from pwc_cli.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
-from pwc_cli.scopes import primary_metric, scopes_of
+from pwc_core.directions import NAME_ONLY, Directions
+from pwc_core.errors import UsageError
+from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
+from pwc_core.scopes import primary_metric, scopes_of
 
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:$|[T ])")
 DATE_LENGTH = 64  # a publication date longer than this is no date
@@ -67,7 +67,7 @@ def timeline_metric(
 ) -> tuple[str, str] | None:
     """(metric, direction) of the timeline: `request` resolved against the rows' metrics, else
     the primary metric of the main task scope. None when the rows report no metric at all.
-    The direction is the board's (stated, name or ranks: pwc_cli.directions). An unknown or
+    The direction is the board's (stated, name or ranks: pwc_core.directions). An unknown or
     ambiguous name, or a metric whose direction is unknown, is a usage error."""
     available = available_metrics(rows)
     if request is not None:

@@ -9,30 +9,30 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pwc_cli import degraded
-from pwc_cli.citations import citation
-from pwc_cli.commands import Catalog, handler
-from pwc_cli.commands.common import extract_rows, fold, require_object
-from pwc_cli.errors import (
+from pwc_core import degraded
+from pwc_core.citations import citation
+from pwc_core.commands import Catalog, handler
+from pwc_core.commands.common import extract_rows, fold, require_object
+from pwc_core.errors import (
     HTTPStatusError,
     NotFoundError,
     UnconfirmedFilter,
     UpstreamShapeError,
     UsageError,
 )
-from pwc_cli.resolution import OutsideCatalog, about_paper, outside_catalog, resolve_in_catalog
-from pwc_cli.routes import ANY, GENERAL, LIST, OBJECT, PUBLIC_METADATA, SEARCH, Route
-from pwc_cli.scan import INCOMPLETE, scan
-from pwc_cli.text import cell_text
-from pwc_cli.transport import paper_segment
-from pwc_cli.types import MAX_AUTHORS
+from pwc_core.resolution import OutsideCatalog, about_paper, outside_catalog, resolve_in_catalog
+from pwc_core.routes import ANY, GENERAL, LIST, OBJECT, PUBLIC_METADATA, SEARCH, Route
+from pwc_core.scan import INCOMPLETE, scan
+from pwc_core.text import cell_text
+from pwc_core.transport import paper_segment
+from pwc_core.values import MAX_AUTHORS
 
 EVALUATION_PAGE_SIZE = 100
 EVALUATION_PAGES = 100  # a paper's evaluations are read whole, up to this many pages
 EVALUATION_ORDERING = "-benchmark_popularity"
 CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")
 _SPACE = re.compile(r"\s+")
-# The catalog routes these commands read, paper resolution (pwc_cli.resolution) included.
+# The catalog routes these commands read, paper resolution (pwc_core.resolution) included.
 ROUTES = (
     Route("papers/search", LIST, SEARCH),
     Route("papers/", LIST, SEARCH),
@@ -144,7 +144,7 @@ def paper_info(args: argparse.Namespace, client: Catalog) -> Any:
 
 
 def _cited(client: Catalog, paper: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    """The payload with its `citation` when --cite asked for one (pwc_cli.citations)."""
+    """The payload with its `citation` when --cite asked for one (pwc_core.citations)."""
     if getattr(args, "cite", None):
         paper["citation"] = citation(client, paper, args.cite)
     return paper
@@ -152,8 +152,8 @@ def _cited(client: Catalog, paper: dict[str, Any], args: argparse.Namespace) -> 
 
 @handler("paper evaluations")
 def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
-    from pwc_cli.merging import merge_rows
-    from pwc_cli.scopes import order_by_scope, scope_summary
+    from pwc_core.merging import merge_rows
+    from pwc_core.scopes import order_by_scope, scope_summary
 
     reference = resolve_in_catalog(client, args.paper)
     detail, _ = about_paper(
@@ -175,7 +175,7 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
         "task_scopes": scope_summary(merged, main),
     }
     if getattr(args, "against_sota", False):  # each row gains `sota` or `sota_unavailable`
-        from pwc_cli.standing import against_sota
+        from pwc_core.standing import against_sota
 
         data["against_sota"] = against_sota(client, merged)
     return data
@@ -183,7 +183,7 @@ def paper_evaluations(args: argparse.Namespace, client: Catalog) -> Any:
 
 @handler("paper read")
 def paper_read(args: argparse.Namespace, client: Catalog) -> Any:
-    from pwc_cli import outline
+    from pwc_core import outline
 
     if args.outline and args.section:
         raise UsageError("--outline and --section cannot be combined")

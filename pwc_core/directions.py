@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pwc_cli.metrics import catalog_metrics, parse_metric
+from pwc_core.metrics import catalog_metrics, parse_metric
 
 # Checked in order; "lower is better" patterns win (so "Top-1 Error" and "FID score" are lower).
 LOWER_IS_BETTER = re.compile(

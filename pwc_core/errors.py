@@ -6,7 +6,7 @@ import json
 import re
 from urllib.parse import urlsplit
 
-from pwc_cli.scrub import without_internals
+from pwc_core.scrub import without_internals
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 DETAIL_LIMIT = 200

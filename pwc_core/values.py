@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from pwc_cli.metrics import aliases_of
+from pwc_core.metrics import aliases_of
 
 MAX_PARAMETER_SIZE = 9_223_372_036_854_775_806
 MAX_TEXT = 500  # a name, slug, ID, URL, title or query
@@ -209,7 +209,7 @@ metric_threshold = MetricThreshold()
 @dataclass(frozen=True)
 class MetricSort:
     """`METRIC[:asc|desc|higher|lower]` -> (metric, word or None). No word: best first when the
-    direction is known (pwc_cli.leaderboard.sort_order); `higher`/`lower` state the direction;
+    direction is known (pwc_core.leaderboard.sort_order); `higher`/`lower` state the direction;
     a colon followed by anything else is part of the name."""
 
     max_length: int = MAX_METRIC_NAME + len(":higher")

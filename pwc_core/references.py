@@ -5,7 +5,7 @@ optional `arxiv:` prefix), arXiv abs/pdf URLs, Hugging Face paper URLs, Papers W
 DOI URLs (`https://doi.org/10.xxxx/yyy`, the same as the bare DOI), exact titles
 (case-insensitive) and the unique short name before a title's colon. Anything else that looks
 like a URL is refused without fetching it. Resolving a reference against the
-catalog is pwc_cli.resolution's.
+catalog is pwc_core.resolution's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from pwc_cli.errors import RefusedRequest, UsageError
+from pwc_core.errors import RefusedRequest, UsageError
 
 MAX_REFERENCE_CHARS = 500
 MODERN_ARXIV = re.compile(r"^\d{4}\.\d{4,5}(v\d+)?$", re.IGNORECASE)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from pwc_cli.errors import PwcError
+from pwc_core.errors import PwcError
 
 CLOSEST_SHOWN = 3
 SIMILAR_SHOWN = 5

@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pwc_cli.errors import NotFoundError, UpstreamShapeError
-from pwc_cli.suggest import suggestions
+from pwc_core.errors import NotFoundError, UpstreamShapeError
+from pwc_core.suggest import suggestions
 
 _SPACE = re.compile(r"\s+")
 _NON_SLUG = re.compile(r"[^\w]+|_+")
@@ -106,7 +106,7 @@ def find_entity(
     search: RowSearch | None = None,
 ) -> dict[str, Any]:
     """The row `target` names exactly; else not-found with suggestions, from `rows` or, when
-    none of them is alike, from a few more `search` lookups (pwc_cli.suggest)."""
+    none of them is alike, from a few more `search` lookups (pwc_core.suggest)."""
     row = match_entity(rows, target, fields)
     if row is None:
         names = None if search is None else _names_found(search, fallback_slug)

@@ -22,18 +22,18 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from pwc_cli import deadline, degraded
-from pwc_cli.commands import Catalog
-from pwc_cli.commands.common import extract_rows
-from pwc_cli.directions import Directions, board_directions
-from pwc_cli.errors import HTTPStatusError, PwcError, ResponseError, UpstreamTimeout
-from pwc_cli.merging import merge_key, merge_rows
-from pwc_cli.metrics import metric_value
-from pwc_cli.scan import INCOMPLETE, take_fresh
-from pwc_cli.scan import MAX_ROWS as SCAN_LIMIT
-from pwc_cli.scan import PAGE_SIZE as SCAN_PAGE_SIZE
-from pwc_cli.scopes import primary_metric, scopes_of
-from pwc_cli.transport import entity_segment
+from pwc_core import deadline, degraded
+from pwc_core.commands import Catalog
+from pwc_core.commands.common import extract_rows
+from pwc_core.directions import Directions, board_directions
+from pwc_core.errors import HTTPStatusError, PwcError, ResponseError, UpstreamTimeout
+from pwc_core.merging import merge_key, merge_rows
+from pwc_core.metrics import metric_value
+from pwc_core.scan import INCOMPLETE, take_fresh
+from pwc_core.scan import MAX_ROWS as SCAN_LIMIT
+from pwc_core.scan import PAGE_SIZE as SCAN_PAGE_SIZE
+from pwc_core.scopes import primary_metric, scopes_of
+from pwc_core.transport import entity_segment
 
 EXTRA_PAGES = 20  # pages read beyond every benchmark's first one, for the whole call
 RESERVE_SECONDS = 5.0  # no lookup starts with less than this left of the call's deadline
@@ -61,7 +61,7 @@ class Board:
     merged: list[dict[str, Any]] = field(default_factory=list)
     directions: Directions = field(default_factory=Directions)
     stalled: bool = False  # a page added no rows: the scan ends there, incomplete
-    seen: set[Any] = field(default_factory=set, repr=False)  # pwc_cli.scan.take_fresh's identities
+    seen: set[Any] = field(default_factory=set, repr=False)  # pwc_core.scan.take_fresh's identities
     # scope() per task ID: every paper row of one scope is compared against the same rows
     _scopes: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
@@ -104,7 +104,7 @@ def _read_page(client: Catalog, board: Board) -> None:
     board.pages += 1
     fresh = take_fresh(rows, board.seen)
     board.rows.extend(fresh)
-    # the benchmark scan's stopping rules (pwc_cli.scan): the total reached, or a page that
+    # the benchmark scan's stopping rules (pwc_core.scan): the total reached, or a page that
     # adds nothing, which ends the scan without completing it
     board.complete = board.total is None or len(board.rows) >= board.total
     board.stalled = not board.complete and not fresh

@@ -1,0 +1,112 @@
+"""The sentences that say what a leaderboard answer holds: which rows of how many, in which
+order, and what a timeline found. Shared word for word by the `pwc` views and the MCP tools'
+texts, so both read from here (neither package imports the other)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pwc_core.text import count, one_line
+
+
+def _pages(total: int, size: int) -> str:
+    pages = max(1, -(-total // max(size, 1)))
+    return f"{pages} page{'s' if pages != 1 else ''} of {size}"
+
+
+def leaderboard_summary(
+    data: dict[str, Any], size: int, selecting: bool, *, page_shown: bool = True
+) -> str:
+    """What a leaderboard payload's rows are, counted truthfully: which slice of how many, what
+    merging did, and a page past the end said as such. `size` is the page size asked for;
+    `selecting` says metric filters or a sort chose the rows; `page_shown` false (the CLI's
+    timeline, which prints records instead) leaves out the slice. Shared by the CLI view and
+    the MCP tool's text, followed by `ordering_sentence`."""
+    rows = [r for r in data.get("results") or [] if isinstance(r, dict)]
+    total, page = data.get("count"), data.get("page") or 1
+    matched = data.get("matched_count") or 0
+    if not rows and matched:
+        return f"Page {page} is past the end: {matched:,} rows fill {_pages(matched, size)}."
+    read = data.get("rows_read")
+    read = read if isinstance(read, int) else len(rows)
+    evaluated = (
+        f"{read:,} evaluation rows"
+        if read == total or total is None
+        else f"{read:,} of {count(total)} evaluation rows read"
+    )
+    merged = data.get("merged_count")
+    merged = merged if isinstance(merged, int) else len(rows)
+    if selecting:
+        said = f"{matched:,} of {merged:,} merged rows match ({evaluated})"
+    elif merged < read:
+        said = f"{merged:,} rows from {evaluated} (one result in several task scopes is one row)"
+    else:
+        said = f"{merged:,} rows ({evaluated})"
+    if not page_shown:
+        return f"{said}."
+    first = (page - 1) * size + 1
+    if not rows:
+        return f"{said}; none to show."
+    if page == 1 and not data.get("next_page"):
+        return f"{said}; all shown."
+    return f"{said}; showing rows {first:,}–{first + len(rows) - 1:,}."
+
+
+def _direction_words(direction: str | None, source: str | None) -> str:
+    if direction is None:
+        return "its direction is unknown"
+    by = {"name": "by its name", "ranks": "by the catalog's ranks", "stated": "as stated"}
+    return f"{direction} is better, {by.get(source or '', 'by its name')}"
+
+
+def ordering_sentence(data: dict[str, Any]) -> str:
+    """Which order the rows are in, and over how much of the board (README.md#leaderboards)."""
+    order = data.get("ordering")
+    if not isinstance(order, dict):
+        return ""
+    said = ""
+    if order.get("by") in ("sort", "pareto"):
+        metric = one_line(order.get("metric"))
+        way = "highest first" if order.get("order") == "desc" else "lowest first"
+        words = _direction_words(order.get("direction"), order.get("direction_source"))
+        basis = order.get("basis")
+        if basis == "asked":
+            why = f"as asked; {words}"
+        elif basis == "default":
+            why = f"{words}, so descending"
+        else:
+            why = f"best first: {words}"
+        lead = "Pareto front sorted" if order.get("by") == "pareto" else "Sorted"
+        said = f"{lead} by {metric}, {way} ({why})."
+    if order.get("complete") is False:
+        reason = one_line(order.get("stopped")) or "bounded scan incomplete"
+        rows = order.get("rows_ordered")
+        said += (
+            f" Ordered over the first {count(rows)} evaluation rows read of {count(data.get('count'))}"
+            f" ({reason}): rows beyond are not ranked here."
+        )
+    return said.strip()
+
+
+def records_of(timeline: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in timeline.get("records") or [] if isinstance(r, dict)]
+
+
+def summary(timeline: dict[str, Any]) -> str:
+    """One sentence: how many records among how many rows, what was left out, and whether the
+    scan read every row. Shared by the CLI view and the MCP tool's text."""
+    records = records_of(timeline)
+    considered, undated = timeline.get("considered") or 0, timeline.get("undated") or 0
+    metric = one_line(timeline.get("metric") or "")
+    if not metric:
+        return "No row reports a metric, so there is no timeline."
+    direction = timeline.get("direction")
+    better = f" ({direction} is better)" if direction in ("higher", "lower") else ""
+    text = (
+        f"{len(records):,} record{'s' if len(records) != 1 else ''} of {metric}{better} among "
+        f"{considered:,} row{'s' if considered != 1 else ''} reporting it"
+    )
+    text += f"; {undated:,} without a publication date left out." if undated else "."
+    if timeline.get("complete") is False:
+        text += " The scan stopped at its row limit: earlier records may be missing."
+    return text
