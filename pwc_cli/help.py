@@ -1,8 +1,7 @@
 """The end of every `--help`: the command's examples, the catalog address and the exit codes.
 
-The examples themselves are declared with each command in `pwc_cli/parsers` (the `examples=`
-of `Builder.leaf`, `Builder.entity` and `Builder.group`); `pwc_cli.parser.EXAMPLES` collects
-them, and tests run every one against the sample catalog."""
+The examples themselves are declared with each command (pwc_core/declarations, collected in
+`pwc_core.declarations.EXAMPLES`), and tests run every one against the sample catalog."""
 
 from __future__ import annotations
 

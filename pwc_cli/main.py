@@ -6,16 +6,17 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from pwc_cli.argparsing import blank_positional, hoist
+from pwc_cli.argparsing import WordError, blank_positional
 from pwc_cli.charts.output import problem as chart_problem
 from pwc_cli.charts.output import write_chart
 from pwc_cli.mistyped import flag_hint
-from pwc_cli.parser import SHARED_FLAGS, VERSION_LINE, build_parser
+from pwc_cli.parser import VERSION_LINE, build_tree, words_of
 from pwc_cli.render import Screen, envelope
 from pwc_cli.settings import api_url
 from pwc_cli.terminal import Terminal
 from pwc_cli.views import load_views
 from pwc_core.commands import Catalog, run
+from pwc_core.declarations import COMMANDS
 from pwc_core.errors import HTTPStatusError, PwcError, upstream_detail
 from pwc_core.text import neutralise
 from pwc_core.transport import CatalogClient
@@ -48,14 +49,22 @@ def main(
 ) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    parser, commands = build_parser()
-    words = hoist(parser, sys.argv[1:] if argv is None else argv, SHARED_FLAGS)
+    tree = build_tree()
     try:
-        args, extras = parser.parse_known_args(words)
-        leaf = commands[args.command]
+        words, strays = words_of(list(sys.argv[1:] if argv is None else argv))
+    except WordError as refused:
+        try:
+            tree.parsers[refused.path].error(str(refused))
+        except SystemExit as exc:
+            return int(exc.code or 0)
+    try:
+        args, extras = tree.root.parse_known_args(words)
+        leaf, declared = tree.parsers[args.command], COMMANDS[args.command]
+        extras = [*strays, *extras]
         if extras:  # said by the command that was given, with its own usage line
-            leaf.error(f"unrecognized arguments: {' '.join(extras)}{flag_hint(leaf, extras)}")
-        blank = blank_positional(leaf, args)
+            hint = flag_hint(["--help", *(f for p in declared.params for f in p.flags)], extras)
+            leaf.error(f"unrecognized arguments: {' '.join(extras)}{hint}")
+        blank = blank_positional(declared, args)
         if blank:
             leaf.error(f"argument {blank}: must not be empty")
         unusable = chart_problem(args)  # before any request: a bad --chart path costs nothing

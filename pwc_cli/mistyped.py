@@ -6,7 +6,6 @@ saying it: a catalog name that is half alike is worth offering, a command that i
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Iterable, Sequence
 
 from pwc_core.suggest import MIN_WORD, closest, normal, similarity
@@ -33,10 +32,10 @@ def choice_hint(typed: str, choices: Iterable[str]) -> str:
     return f"did you mean {meant!r}? " if meant else ""
 
 
-def flag_hint(parser: argparse.ArgumentParser, extras: Sequence[str]) -> str:
+def flag_hint(flags: Iterable[str], extras: Sequence[str]) -> str:
     """` (did you mean --limit?)` for the first unknown flag among `extras` near one of the
-    command's own flags, or nothing."""
-    flags = [o for a in parser._actions for o in a.option_strings if o.startswith("--")]
+    command's own `flags`, or nothing."""
+    flags = [flag for flag in flags if flag.startswith("--")]
     for word in extras:
         if word.startswith("--") and len(word) > 2:
             meant = nearest(word.split("=", 1)[0], flags)

@@ -1,85 +1,144 @@
-"""The `pwc` parser: the single source of truth for every command and flag.
-
-The commands are declared by domain in `pwc_cli.parsers` (papers, taxonomy, benchmarks) and
-assembled here. Each leaf command (e.g. "paper info", "task list") records its parser in
-`COMMANDS`, every parser path its `--help` examples in `EXAMPLES`, every MCP tool its command
-in `TOOL_COMMANDS` (declared with the command), and `PRESENTATION_FLAGS`
-names the flags that only change rendering, so the MCP server can generate tool parameters from
-exactly the research flags.
-"""
+"""The `pwc` argparse tree, generated from the command declarations (pwc_core.declarations), the
+single source of every command and flag; this module adds only what is the CLI's own: `--help`
+epilogs, the version line, short usage lines and which words may come before a command."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from pwc_cli.argparsing import PwcParser, RaisingParser, dests, namespace_from
-from pwc_cli.parsers import Builder, benchmarks, papers, taxonomy
+from pwc_cli.argparsing import BoundedAppend, PwcParser, prepare
+from pwc_cli.help import epilog
 from pwc_core import __version__
-
-# `chart` writes a file: a tool never gets it, so the server never writes files
-PRESENTATION_FLAGS = frozenset({"json", "flat", "implementation_coverage", "chart"})
-VERSION_LINE = f"pwc {__version__} (API v1)"  # one line, no tab: read by people, not cut
-ROOT_EXAMPLES = (
-    'pwc search "vision transformer" --limit 5',
-    "pwc paper info 1706.03762",
-    'pwc benchmark --name ImageNet --max-parameters 100M --min "Top 1 Accuracy=83"',
+from pwc_core.declarations import (
+    COMMANDS,
+    DECLARED,
+    DESCRIPTION,
+    EXAMPLES,
+    RESEARCH_COMMANDS,
 )
+from pwc_core.declare import TOOL, Command, Group, Param
+
+VERSION_LINE = f"pwc {__version__} (API v1)"  # one line, no tab: read by people, not cut
 
 
-def _build(parser_class: type[PwcParser]) -> tuple[PwcParser, Builder]:
-    """The root and every domain's commands, in the order `pwc --help` lists them."""
-    b = Builder(parser_class)
-    root = parser_class(
-        prog="pwc",
-        description="Read-only client for the Papers With Code research catalog (API v1).",
-        epilog=b.epilog("", ROOT_EXAMPLES),
-    )
+def cli_params(command: Command) -> tuple[Param, ...]:
+    return tuple(p for p in command.params if p.where != TOOL)
+
+
+def _add(parser: argparse.ArgumentParser, param: Param, groups: dict[str, Any]) -> None:
+    target: Any = parser
+    if param.exclusive is not None:
+        if param.exclusive not in groups:
+            groups[param.exclusive] = parser.add_mutually_exclusive_group()
+        target = groups[param.exclusive]
+    kw: dict[str, Any] = {"help": param.help}
+    if param.switch:
+        kw["action"] = "store_true"
+    else:
+        kw.update(type=param.kind, default=param.default)
+        if param.choices is not None:
+            kw["choices"] = list(param.choices)
+        if param.repeat:
+            kw.update(action=BoundedAppend if param.cap_repeats else "append")
+            kw["default"] = list(param.default or [])
+        if param.metavar:
+            kw["metavar"] = param.metavar
+    if param.positional:
+        target.add_argument(param.dest, **kw)
+    else:
+        target.add_argument(*param.flags, dest=param.dest, **kw)
+
+
+def _usage(prog: str, command: Command | None, subcommands: str | None) -> str:
+    """`pwc paper info [options] PAPER`: the short usage line an error prints."""
+    words = [prog, "[options]"]
+    if command is not None:
+        words += [p.flag for p in cli_params(command) if p.positional]
+    if subcommands:
+        words.append(subcommands)
+    return " ".join(words)
+
+
+@dataclass
+class Tree:
+    root: PwcParser
+    parsers: dict[str, PwcParser]  # every path ("" the root) -> its parser
+
+
+def build_tree() -> Tree:
+    """The whole tree, in declaration order (the order `pwc --help` lists the commands)."""
+    root = PwcParser(prog="pwc", description=DESCRIPTION, epilog=epilog(EXAMPLES[""]))
     root.add_argument("--version", action="version", version=VERSION_LINE)
-    top = root.add_subparsers(dest="group", metavar="COMMAND", parser_class=parser_class)
-    top.required = True
-    for domain in (papers, taxonomy, benchmarks):
-        domain.add(b, top)
-    b.leaf(top, "version", "version", "Print the CLI version.", examples=("pwc version",))
-    return root, b
+    holders: dict[str, Any] = {"": _subcommands(root, "group", "COMMAND", True)}
+    root.short = _usage("pwc", None, "COMMAND ...")
+    parsers: dict[str, PwcParser] = {"": root}
+    for declared in DECLARED:
+        parent, _, word = declared.path.rpartition(" ")
+        parser = holders[parent].add_parser(
+            word, help=declared.help, description=declared.help, epilog=epilog(declared.examples)
+        )
+        parsers[declared.path] = parser
+        if isinstance(declared, Group):
+            holders[declared.path] = _subcommands(parser, declared.dest, "SUBCOMMAND", True)
+            parser.short = _usage(parser.prog, None, "SUBCOMMAND ...")
+            continue
+        parser.set_defaults(command=declared.path)
+        groups: dict[str, Any] = {}
+        for param in cli_params(declared):
+            _add(parser, param, groups)
+        listing = None
+        if declared.entity:
+            holders[declared.path] = _subcommands(
+                parser,
+                f"{word}_command",
+                "NAME | list",
+                False,
+                help=f"{declared.by_dest['name'].help} (the same as --name), or list",
+            )
+            listing = "[NAME | list ...]"
+        parser.short = _usage(parser.prog, declared, listing)
+    return Tree(root, parsers)
 
 
-def build_parser() -> tuple[PwcParser, dict[str, argparse.ArgumentParser]]:
-    """Build the whole tree for the CLI: argument errors print usage and exit 2."""
-    root, built = _build(PwcParser)
-    return root, built.commands
+def _subcommands(
+    parser: argparse.ArgumentParser, dest: str, metavar: str, required: bool, **kw: Any
+) -> Any:
+    holder = parser.add_subparsers(dest=dest, metavar=metavar, parser_class=PwcParser, **kw)
+    holder.required = required
+    return holder
 
 
-# The in-process tree (argument errors raise): the tool table, the tests and `namespace_for`.
-_, _BUILT = _build(RaisingParser)
-COMMANDS = _BUILT.commands
-# Every parser path ("" is the root, "paper" a group) -> its --help examples, as declared.
-EXAMPLES: dict[str, tuple[str, ...]] = _BUILT.examples
-RESEARCH_COMMANDS = tuple(name for name in COMMANDS if name != "version")
-# MCP tool -> the command it runs, declared with the command (`tool=`), in declaration order.
-TOOL_COMMANDS: dict[str, str] = _BUILT.tools
+def build_parser() -> tuple[PwcParser, dict[str, PwcParser]]:
+    """The root parser and every leaf command's parser by command path."""
+    tree = build_tree()
+    return tree.root, {path: tree.parsers[path] for path in COMMANDS}
+
+
+def children(path: str) -> dict[str, str]:
+    """The subcommand words of a path ("" the root) -> their paths."""
+    prefix = f"{path} " if path else ""
+    return {
+        d.path[len(prefix) :]: d.path
+        for d in DECLARED
+        if d.path.startswith(prefix) and " " not in d.path[len(prefix) :]
+    }
 
 
 def _shared_switches() -> frozenset[str]:
     """The switches every research command declares (`--json`), so also accepted before the
-    command (pwc_cli.argparsing.hoist); help is the root's own."""
+    command (pwc_cli.argparsing.prepare)."""
     per_command = [
-        {o for a in COMMANDS[c]._actions if a.nargs == 0 for o in a.option_strings}
-        for c in RESEARCH_COMMANDS
+        {f for p in cli_params(COMMANDS[c]) if p.switch for f in p.flags} for c in RESEARCH_COMMANDS
     ]
-    return frozenset(set.intersection(*per_command) - {"-h", "--help"})
+    return frozenset(set.intersection(*per_command))
 
 
 SHARED_FLAGS = _shared_switches()
 
 
-def research_actions(command: str) -> list[argparse.Action]:
-    """The research flags and positionals of one leaf command (no help, no presentation)."""
-    return [a for a in dests(COMMANDS[command]).values() if a.dest not in PRESENTATION_FLAGS]
-
-
-def namespace_for(command: str, values: Mapping[str, Any]) -> argparse.Namespace:
-    """Arguments for a handler from tool values keyed by dest, through the command's own parser
-    (pwc_cli.argparsing.namespace_from); a refused value raises ArgumentError."""
-    return namespace_from(COMMANDS[command], values)
+def words_of(argv: list[str]) -> tuple[list[str], list[str]]:
+    """The words the generated tree reads for a command line, and its stray words
+    (pwc_cli.argparsing.prepare); a WordError when the line is refused before parsing."""
+    return prepare(argv, children, COMMANDS, SHARED_FLAGS)

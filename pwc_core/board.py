@@ -14,12 +14,12 @@ import argparse
 from typing import Any
 
 from pwc_core import degraded
-from pwc_core.commands import Catalog
 from pwc_core.directions import Directions, board_directions, stated_metric
 from pwc_core.errors import RefusedRequest, UnconfirmedFilter
 from pwc_core.leaderboard import select_rows, sort_order
 from pwc_core.merging import merge_rows
 from pwc_core.metrics import available_metrics, catalog_metrics, match_metric, parameter_count
+from pwc_core.replies import Catalog
 from pwc_core.scan import INCOMPLETE, MAX_ROWS, ROW_LIMIT, Scan, scan
 from pwc_core.scopes import order_by_scope, scope_summary
 from pwc_core.timeline import sota_timeline, timeline_metric
@@ -92,17 +92,18 @@ def _refusal(needed: Any) -> str:
 def stated_directions(args: argparse.Namespace, rows: list[dict[str, Any]]) -> dict[str, str]:
     """Directions the caller stated, keyed by the board's spelling of each metric: `--metric
     NAME:higher`, `--sort NAME:lower`, and every Pareto objective."""
-    asked: list[tuple[str, str]] = list(getattr(args, "pareto", None) or ())
+    # (dest, name, direction): an ambiguous name's error names the option that asked
+    asked = [("pareto", name, way) for name, way in getattr(args, "pareto", None) or ()]
     metric, direction = stated_metric(getattr(args, "metric", None))
     if metric and direction:
-        asked.append((metric, direction))
+        asked.append(("metric", metric, direction))
     sort = getattr(args, "sort_metric", None)
     if sort and sort[1] in ("higher", "lower"):
-        asked.append((sort[0], sort[1]))
+        asked.append(("sort_metric", sort[0], sort[1]))
     available = available_metrics(rows)
     stated: dict[str, str] = {}
-    for name, way in asked:
-        found = match_metric(name, available)  # unknown names are refused by the selection
+    for about, name, way in asked:
+        found = match_metric(name, available, about)  # unknown ones: refused by the selection
         if found is not None:
             stated[found] = way
     return stated
@@ -118,7 +119,7 @@ def _ordering(
     if sort or pareto:
         available = available_metrics(rows)
         request, word = sort if sort else tuple(pareto or ())[0]
-        metric = match_metric(request, available) or request
+        metric = match_metric(request, available, "sort_metric" if sort else "pareto") or request
         descending, basis = sort_order(word, metric, directions)
         applied = {
             "by": "sort" if sort else "pareto",

@@ -21,9 +21,9 @@ from typing import Any
 
 from pwc_core.citation_formats import Facts, Kind, render
 from pwc_core.citation_names import Name, citation_key, clean, parse_name
-from pwc_core.commands.common import require_object
 from pwc_core.errors import HTTPStatusError
 from pwc_core.references import LEGACY_ARXIV, MODERN_ARXIV, strip_version
+from pwc_core.replies import require_object
 from pwc_core.transport import entity_segment
 
 MAX_TITLE = 1000

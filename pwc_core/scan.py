@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pwc_core.commands.common import extract_rows
 from pwc_core.errors import UpstreamShapeError
+from pwc_core.replies import extract_rows
 
 PAGE_SIZE = 100
 MAX_ROWS = 1000

@@ -23,12 +23,11 @@ from decimal import Decimal
 from typing import Any
 
 from pwc_core import deadline, degraded
-from pwc_core.commands import Catalog
-from pwc_core.commands.common import extract_rows
 from pwc_core.directions import Directions, board_directions
 from pwc_core.errors import HTTPStatusError, PwcError, ResponseError, UpstreamTimeout
 from pwc_core.merging import merge_key, merge_rows
 from pwc_core.metrics import metric_value
+from pwc_core.replies import Catalog, extract_rows
 from pwc_core.scan import INCOMPLETE, take_fresh
 from pwc_core.scan import MAX_ROWS as SCAN_LIMIT
 from pwc_core.scan import PAGE_SIZE as SCAN_PAGE_SIZE

@@ -1,9 +1,13 @@
-"""Value parsers for flags. Each raises argparse.ArgumentTypeError with the contract's message.
+"""The kinds of parameter values. Each raises argparse.ArgumentTypeError with the contract's
+message.
 
-They are small callable objects (not closures) that carry their bounds, so the MCP layer reads
-the same bounds when it generates tool parameter schemas from the parser: every text value has a
-`max_length`, every list or repeatable flag a `max_items` (repeats are counted by
-`BoundedAppend`). The bounds are sized for real use and keep the cost of one call small.
+A kind is a small object (not a closure) with two doors: called with the CLI's text it parses it
+(argparse's `type=`), and `from_json` takes the typed JSON value of a tool argument, whose types
+and bounds the tool's schema has already checked, and makes of it what the handler expects,
+without a trip through text: a list item may hold a comma. Both doors share one rule per kind.
+Each kind carries its bounds, so the tool schemas (pwc_mcp.params) state the same ones: every
+text value has a `max_length`, every list or repeatable value a `max_items`. The bounds are sized
+for real use and keep the cost of one call small.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import datetime as dt
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pwc_core.metrics import aliases_of
 
@@ -26,8 +30,30 @@ _DIGITS = r"\d+(?:_\d+)*"
 _SIZE = re.compile(rf"^({_DIGITS})(?:\.({_DIGITS}))?([mMbB]?)$")
 
 
+class Kind(Protocol):
+    """What a declaration needs of a value kind."""
+
+    __name__: str
+
+    @property
+    def max_items(self) -> int | None: ...
+
+    def __call__(self, text: str) -> Any: ...
+
+    def from_json(self, value: Any) -> Any: ...
+
+
+class _Same:
+    """A kind whose JSON value is already what the handler takes (its schema says it all)."""
+
+    max_items: int | None = None
+
+    def from_json(self, value: Any) -> Any:
+        return value
+
+
 @dataclass(frozen=True)
-class IntRange:
+class IntRange(_Same):
     """An integer option with inclusive bounds; the message names the flag."""
 
     flag: str
@@ -55,7 +81,7 @@ class IntRange:
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(_Same):
     """Free text (a name, slug, reference or query) of at most `max_length` characters; with
     `max_items`, the bound of a flag that repeats (`action="append"`)."""
 
@@ -79,7 +105,7 @@ AUTHOR = Text(max_items=MAX_AUTHORS)
 
 
 @dataclass(frozen=True)
-class IsoDate:
+class IsoDate(_Same):
     max_length: int = len("YYYY-MM-DD")
     __name__ = "date"
 
@@ -99,14 +125,29 @@ class IsoDate:
 iso_date = IsoDate()
 
 
-def finite_float(text: str) -> float:
-    try:
-        number = float(str(text).strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(number):  # `nan` compares false with everything: a filter that lies
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return number
+@dataclass(frozen=True)
+class FiniteFloat:
+    """A number; NaN and the infinities are refused (`nan` compares false with everything: a
+    filter that lies), from text and from JSON alike."""
+
+    max_items: int | None = None
+    __name__ = "number"
+
+    def __call__(self, text: str) -> float:
+        try:
+            number = float(str(text).strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        return self.from_json(number, text)
+
+    def from_json(self, value: Any, text: Any = None) -> float:
+        if not math.isfinite(value):
+            shown = str(value) if text is None else text
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {shown!r}")
+        return float(value)
+
+
+finite_float = FiniteFloat()
 
 
 @dataclass(frozen=True)
@@ -116,8 +157,25 @@ class ParameterSize:
     max_length: int = 32
     __name__ = "size"
 
+    max_items = None
+
     def __call__(self, text: str) -> int:
         return _parameter_count(_within(text, self.max_length, "parameter size"))
+
+    def from_json(self, value: Any) -> int:
+        """A size as text ("1.5B") or as a JSON number (1500000000, 1.5e9)."""
+        return self(self.text_of(value))
+
+    @staticmethod
+    def text_of(value: Any) -> Any:
+        """A size sent as a JSON number (what a model naturally writes) as the text this kind
+        reads, so the tool schema keeps one portable type, "string"; a non-integral or
+        non-finite number becomes text the kind refuses by name."""
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return value
+        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            return str(int(value))
+        return str(value)
 
 
 def _parameter_count(text: str) -> int:
@@ -165,8 +223,11 @@ class MetricList:
     __name__ = "METRIC[,METRIC]"
 
     def __call__(self, text: str) -> tuple[str, ...]:
-        items = _items(text, self.max_items, self.item_length, "metrics")
-        names = tuple(item.strip() for item in items if item.strip())
+        return self.from_json(_items(text, self.max_items, self.item_length, "metrics"))
+
+    def from_json(self, value: Any) -> tuple[str, ...]:
+        """The names, each whole (a name may hold a comma); blank ones are left out."""
+        names = tuple(str(item).strip() for item in value if str(item).strip())
         if not names:
             raise argparse.ArgumentTypeError("metric list must not be empty")
         return names
@@ -185,22 +246,31 @@ class MetricThreshold:
 
     def __call__(self, text: str) -> tuple[str, float]:
         # The value is a number and never holds "=": split at the last one, so a metric name
-        # with "=" in it (a tool's {name: value} object) stays whole.
+        # with "=" in it stays whole.
         name, sep, value = str(text).rpartition("=")
         if not sep or not value.strip():
             raise argparse.ArgumentTypeError("expected METRIC=VALUE")
-        if not name.strip():
-            raise argparse.ArgumentTypeError("a metric name must not be blank")
-        _within(name, self.name_length, "a metric name")
         try:
             number = float(value.strip())
         except ValueError:
             raise argparse.ArgumentTypeError("metric threshold must be numeric") from None
+        return self.threshold(name, number, value.strip())
+
+    def threshold(self, name: str, number: float, shown: Any) -> tuple[str, float]:
+        if not name.strip():
+            raise argparse.ArgumentTypeError("a metric name must not be blank")
+        _within(name, self.name_length, "a metric name")
         if not math.isfinite(number):  # NaN passes no comparison; inf is no threshold
             raise argparse.ArgumentTypeError(
-                f"metric threshold must be a finite number, got {value.strip()!r}"
+                f"metric threshold must be a finite number, got {shown!r}"
             )
         return name.strip(), number
+
+    def from_json(self, value: Any) -> list[tuple[str, float]]:
+        """A tool's {metric name: value} object: every threshold of one kind."""
+        if len(value) > self.max_items:
+            raise argparse.ArgumentTypeError(f"at most {self.max_items} metrics are allowed")
+        return [self.threshold(str(k), float(v), v) for k, v in value.items()]
 
 
 metric_threshold = MetricThreshold()
@@ -214,6 +284,11 @@ class MetricSort:
 
     max_length: int = MAX_METRIC_NAME + len(":higher")
     __name__ = "METRIC[:asc|desc|higher|lower]"
+
+    max_items = None
+
+    def from_json(self, value: Any) -> tuple[str, str | None]:
+        return self(value)
 
     def __call__(self, text: str) -> tuple[str, str | None]:
         raw = _within(text, self.max_length, "a sort metric")
@@ -239,9 +314,13 @@ class ParetoObjectives:
     __name__ = "METRIC:higher,METRIC:lower"
 
     def __call__(self, text: str) -> tuple[tuple[str, str], ...]:
+        return self.from_json(_items(text, self.max_items, self.item_length, "Pareto objectives"))
+
+    def from_json(self, value: Any) -> tuple[tuple[str, str], ...]:
+        """Each item `METRIC:higher|lower`, whole (a metric name may hold a comma)."""
         objectives = []
-        for item in _items(text, self.max_items, self.item_length, "Pareto objectives"):
-            name, sep, direction = item.rpartition(":")
+        for item in value:
+            name, sep, direction = str(item).rpartition(":")
             if not sep or not name.strip() or direction.strip() not in ("higher", "lower"):
                 raise argparse.ArgumentTypeError("expected METRIC:higher,METRIC:lower")
             objectives.append((name.strip(), direction.strip()))
@@ -271,30 +350,43 @@ def _metric_key(name: str) -> str:
 pareto_objectives = ParetoObjectives()
 
 
-# --- actions: no flag without a bound ---------------------------------------------------------
+@dataclass(frozen=True)
+class FilePath(_Same):
+    """A file to write (`--chart FILE.svg`): a usable path string; the filesystem is checked
+    when the file is written."""
+
+    max_length: int = 4096  # bytes of the path's UTF-8, as the filesystem counts
+    __name__ = "path"
+
+    def __call__(self, text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError("must not be empty")
+        if "\x00" in text or len(text.encode("utf-8", "surrogateescape")) > self.max_length:
+            raise argparse.ArgumentTypeError(
+                f"not a file path (at most {self.max_length} bytes, no NUL)"
+            )
+        if text == "-":
+            raise argparse.ArgumentTypeError("needs a file path: stdout keeps the table")
+        return text
 
 
-class BoundedStore(argparse._StoreAction):
-    """The default action; a flag declared without a type takes bounded TEXT."""
-
-    def __init__(self, option_strings: list[str], dest: str, type: Any = None, **kw: Any) -> None:
-        super().__init__(option_strings, dest, type=TEXT if type is None else type, **kw)
+file_path = FilePath()
 
 
-class BoundedAppend(argparse._AppendAction):
-    """`action="append"` repeated at most `type.max_items` times, refused while parsing."""
+@dataclass(frozen=True)
+class YesNo(_Same):
+    """`true`/`false` as the CLI spells it (its choices); a tool sends a boolean."""
 
-    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None) -> None:
-        limit = self.type.max_items  # type: ignore[union-attr]
-        if len(getattr(namespace, self.dest, None) or ()) >= limit:
-            raise argparse.ArgumentError(self, f"may be given at most {limit} times")
-        super().__call__(parser, namespace, values, option_string)
+    max_length: int = len("false")
+    __name__ = "true|false"
+
+    def __call__(self, text: str) -> str:
+        return str(text)
+
+    def from_json(self, value: Any) -> Any:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return value
 
 
-def bound_text_by_default(parser: argparse.ArgumentParser) -> None:
-    """A flag this parser gets without `action=` or `type=` takes bounded TEXT."""
-    parser.register("action", None, BoundedStore)
-    parser.register("action", "store", BoundedStore)
-
-
-finite_float.__name__ = "number"
+yes_no = YesNo()

@@ -13,9 +13,10 @@ from typing import Any
 
 from fastmcp.exceptions import ToolError
 
-from pwc_cli.parser import RESEARCH_COMMANDS, namespace_for, research_actions
 from pwc_core.commands import Catalog as Transport
 from pwc_core.commands import run as run_handler
+from pwc_core.declarations import COMMANDS, RESEARCH_COMMANDS
+from pwc_core.declare import arguments
 from pwc_core.errors import (
     HTTPStatusError,
     NotFoundError,
@@ -30,11 +31,9 @@ from pwc_mcp.tool_errors import tool_error
 CHUNK_LIMIT = 65_536
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # Commands whose paper reference the server resolves first: every command with a `paper`
-# argument, read off the parser so that a new one cannot be left out.
+# argument, read off the declarations so that a new one cannot be left out.
 PAPER_COMMANDS = frozenset(
-    command
-    for command in RESEARCH_COMMANDS
-    if any(action.dest == "paper" for action in research_actions(command))
+    command for command in RESEARCH_COMMANDS if "paper" in COMMANDS[command].by_dest
 )
 
 
@@ -76,7 +75,7 @@ class CatalogService:
         them: the leaderboard's page size and selection), parsed once."""
         args = None
         try:
-            args = namespace_for(command, values)
+            args = arguments(COMMANDS[command], values)
             if command in PAPER_COMMANDS:
                 try:
                     args.paper = canonical_reference(self.transport, args.paper)

@@ -1,99 +1,51 @@
-"""Tool parameters generated from the `pwc` parser, so the two can never drift apart.
+"""Tool parameters generated from the command declarations (pwc_core.declarations), the same
+tables the `pwc` parser is generated from, so the two can never drift apart.
 
-`TOOLS` maps each MCP tool to its CLI command (declared with the command in pwc_cli/parsers);
-`RENAMES` holds the established MCP names of CLI dests; `MCP_ONLY` declares the few parameters
-that have no CLI flag. `signature_for(tool)` turns
-the command's research actions into an `inspect.Signature` with pydantic `Field` bounds, and
-`to_cli_values(tool, params)` maps validated tool arguments back to parser dests.
+`TOOLS` maps each MCP tool to its command; `signature_for(tool)` turns the command's research
+parameters into an `inspect.Signature` with pydantic `Field` bounds read off each value kind, and
+`to_dests(tool, params)` keys validated tool arguments by handler attribute, values unchanged:
+the handler gets them typed (pwc_core.declare.arguments), lists as lists.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import inspect
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from fastmcp.exceptions import ToolError
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError
 
-from pwc_cli.parser import TOOL_COMMANDS, research_actions
+from pwc_core.declarations import COMMANDS, TOOL_COMMANDS
+from pwc_core.declare import HOSTED_ROWS, Param
+from pwc_core.suggest import nearest
 from pwc_core.values import (
+    FiniteFloat,
     IntRange,
     IsoDate,
     MetricList,
     MetricThreshold,
     ParameterSize,
     ParetoObjectives,
-    finite_float,
 )
 
-HOSTED_ROW_CAP = 25
+HOSTED_ROW_CAP = HOSTED_ROWS
 
-# Tool -> CLI command: declared with each command in pwc_cli/parsers (`tool=`).
+# Tool -> its command, as declared.
 TOOLS: dict[str, str] = dict(TOOL_COMMANDS)
 
-# CLI dest → MCP parameter name (applies to every tool whose command has that dest).
-RENAMES = {
-    "start_date": "published_after",
-    "end_date": "published_before",
-    "author": "authors",
-    "order_dir": "order_direction",
-    "min_eval_count": "minimum_evaluations",
-    "include_evals": "include_evaluations",
+# Handler attribute -> MCP parameter name, where they differ (read by messages that name an
+# upstream parameter); an entity's `name` is each tool's own entity word, so it is left out.
+RENAMES: dict[str, str] = {
+    p.dest: p.name
+    for command in COMMANDS.values()
+    for p in command.params
+    if p.name != p.dest and p.dest != "name"
 }
-
-
-@dataclass(frozen=True)
-class Extra:
-    """An MCP-only parameter: not a CLI flag, handled by the tool itself."""
-
-    annotation: Any
-    default: Any
-    description: str | None
-
-
-MCP_ONLY: dict[str, dict[str, Extra]] = {
-    "read_paper": {
-        "cursor": Extra(
-            Annotated[str | None, Field(max_length=2048)],
-            None,
-            "next_cursor from the previous read_paper result; omit to start at the beginning",
-        ),
-    },
-    "get_paper_info": {
-        "repo_limit": Extra(
-            Annotated[int, Field(ge=1, le=10)],
-            5,
-            "most repositories and artifacts to return per kind, official first",
-        ),
-    },
-    "get_task": {
-        "benchmark_limit": Extra(
-            Annotated[int, Field(ge=1, le=10)], 10, "most benchmarks to return"
-        ),
-    },
-    **{
-        tool: {
-            "page": Extra(Annotated[int, Field(ge=1, le=100)], 1, None),
-            "limit": Extra(Annotated[int, Field(ge=1, le=HOSTED_ROW_CAP)], HOSTED_ROW_CAP, None),
-        }
-        for tool in ("list_conferences", "list_organizations", "list_frameworks")
-    },
-}
-
-
-def _mcp_name(tool: str, action: argparse.Action) -> str:
-    command = TOOLS[tool]
-    if action.dest == "name":
-        return command  # `task --name` is exposed as `task`, and so on
-    if action.dest == "page_size":
-        return "limit"
-    return RENAMES.get(action.dest, action.dest)
 
 
 _REDUNDANT = re.compile(
@@ -101,37 +53,33 @@ _REDUNDANT = re.compile(
 )
 
 
-def describe(action: argparse.Action) -> str:
-    """The CLI help without what the schema already states (bounds, defaults, repetition)."""
-    return _REDUNDANT.sub("", (action.help or "").replace("%%", "%")).strip()
+def describe(param: Param) -> str | None:
+    """The schema's description: the declared tool help, else the CLI help without what the
+    schema already states (bounds, defaults, repetition); none for "" (schemas cost tokens)."""
+    if param.tool_help is not None:
+        return param.tool_help or None
+    return _REDUNDANT.sub("", param.help).strip() or None
 
 
-# Parameters whose name, type and bounds say it all get no description (schemas cost tokens).
-SELF_EXPLANATORY = frozenset(
-    {"page", "limit", "order_by", "order_direction", "published_after", "published_before"}
-)
-
-
-def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any]:
-    """(annotation, default) for one CLI action."""
-    help_text = None if name in SELF_EXPLANATORY else describe(action)
-    default = action.default
-    if isinstance(action, argparse._StoreTrueAction):
+def _annotation(param: Param) -> tuple[Any, Any]:
+    """(annotation, default) for one declared parameter, from its kind's bounds."""
+    help_text = describe(param)
+    default, kind = param.default, param.kind
+    if param.switch:
         return Annotated[bool, Field(description=help_text)], False
-    if action.choices is not None:
-        choices = tuple(action.choices)
+    if param.choices is not None:
+        choices = tuple(param.choices)
         if set(choices) == {"true", "false"}:
             return Annotated[bool | None, Field(description=help_text)], None
         return Annotated[
             Literal[choices] | None if default is None else Literal[choices],
             Field(description=help_text),
         ], default
-    kind = action.type
     if isinstance(kind, IntRange):
         high = kind.maximum
-        if name == "limit":
+        if param.name == "limit":
             high = min(high or HOSTED_ROW_CAP, HOSTED_ROW_CAP)
-            # A CLI default above the hosted cap becomes "unset": the tool applies the cap
+            # A default above the hosted cap becomes "unset": the tool applies the cap
             # itself, so grouped listings (which take no page size) still work.
             default = default if isinstance(default, int) and default <= high else None
         field = Field(ge=kind.minimum, le=high, description=help_text)
@@ -139,79 +87,46 @@ def _annotation(tool: str, action: argparse.Action, name: str) -> tuple[Any, Any
     if isinstance(kind, IsoDate):
         date = Annotated[dt.date | None, *_at_most(kind.max_length)]
         return Annotated[date, Field(description=help_text)], None
-    if kind is finite_float:
+    if isinstance(kind, FiniteFloat):
         return Annotated[float | None, Field(description=help_text)], None
-    # Lists and objects: the converter's bounds on item count and item length (pwc_core.values).
     if isinstance(kind, MetricThreshold):
-        bound = "minimum" if action.dest == "minimum_metrics" else "maximum"
-        # A blank name is refused by the converter, which names the parameter (pydantic's
+        # A blank name is refused by the kind, which names the parameter (pydantic's
         # message for a dict key reads `minimum_metrics..[key]`).
         metric = Annotated[str, Field(max_length=kind.name_length)]
         return Annotated[
-            dict[metric, float] | None,
-            Field(
-                max_length=kind.max_items,
-                description=f"{{metric name: {bound} value}}; names match case-insensitively",
-            ),
+            dict[metric, float] | None, Field(max_length=kind.max_items, description=help_text)
         ], None
-    if isinstance(action, argparse._AppendAction):
-        item = Annotated[str, Field(min_length=1, max_length=_bound(action))]
+    if param.repeat:
+        item = Annotated[str, Field(min_length=1, max_length=_bound(param))]
         return Annotated[
-            list[item],
-            Field(max_length=_bound(action, "max_items"), description=help_text),
+            list[item], Field(max_length=_bound(param, "max_items"), description=help_text)
         ], []
-    if isinstance(kind, MetricList):
+    if isinstance(kind, MetricList | ParetoObjectives):
+        low = kind.min_items if isinstance(kind, ParetoObjectives) else 1
         name_item = Annotated[str, Field(max_length=kind.item_length)]
         return Annotated[
             list[name_item] | None,
-            Field(min_length=1, max_length=kind.max_items, description=help_text),
-        ], None
-    if isinstance(kind, ParetoObjectives):
-        objective = Annotated[str, Field(max_length=kind.item_length)]
-        return Annotated[
-            list[objective] | None,
-            Field(
-                min_length=kind.min_items,
-                max_length=kind.max_items,
-                description=(
-                    "two or more objectives such as ['Top 1 Accuracy:higher', 'Params:lower']"
-                ),
-            ),
+            Field(min_length=low, max_length=kind.max_items, description=help_text),
         ], None
     if isinstance(kind, ParameterSize):
         return Annotated[
             str | None,
-            BeforeValidator(_size_text),
-            Field(
-                max_length=kind.max_length,
-                description=f"{help_text}; a JSON number (100000000, 1.5e9) is accepted too",
-            ),
+            BeforeValidator(kind.text_of),
+            Field(max_length=kind.max_length, description=help_text),
         ], None
-    length = _bound(action)
-    if not action.option_strings or action.required:
-        return Annotated[str, Field(min_length=1, max_length=length, description=help_text)], (
-            inspect.Parameter.empty
-        )
+    length = _bound(param)
+    if param.positional or param.tool_required:
+        field = Field(min_length=1, max_length=length, description=help_text)
+        return Annotated[str, field], inspect.Parameter.empty
     return Annotated[str | None, Field(max_length=length, description=help_text)], None
 
 
-def _size_text(value: Any) -> Any:
-    """A size sent as a JSON number (what a model naturally writes) becomes the text the CLI's
-    converter reads: the schema keeps one portable type, "string", and says numbers work too.
-    A non-integral or non-finite number becomes text the converter refuses by name."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return value
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _bound(action: argparse.Action, name: str = "max_length") -> int:
-    """A bound the flag's converter declares (pwc_core.values); a flag without one cannot become
-    a tool parameter."""
-    bound = getattr(action.type, name, None)
+def _bound(param: Param, name: str = "max_length") -> int:
+    """A bound the parameter's kind declares (pwc_core.values); a parameter without one
+    cannot become a tool parameter."""
+    bound = getattr(param.kind, name, None)
     if not isinstance(bound, int):
-        raise TypeError(f"{action.dest}: the flag's type declares no {name}")
+        raise TypeError(f"{param.dest}: its kind declares no {name}")
     return bound
 
 
@@ -230,9 +145,8 @@ def _at_most(limit: int) -> tuple[Any, ...]:
 @dataclass(frozen=True)
 class ToolParams:
     signature: inspect.Signature
-    to_dest: dict[str, str]  # MCP name → CLI dest (MCP-only names are absent)
-    extras: frozenset[str]
-    names: dict[str, str]  # CLI dest and every flag spelling → MCP name, for messages
+    to_dest: dict[str, str]  # MCP name → handler attribute
+    names: dict[str, str]  # handler attribute and every flag spelling → MCP name, for messages
     required_text: tuple[str, ...]  # text without which the tool cannot run
 
 
@@ -240,35 +154,19 @@ def _build(tool: str) -> ToolParams:
     params: list[inspect.Parameter] = []
     to_dest: dict[str, str] = {}
     names: dict[str, str] = {}
-    for action in research_actions(TOOLS[tool]):
-        name = _mcp_name(tool, action)
-        names.update(dict.fromkeys([action.dest, *action.option_strings], name))
-        annotation, default = _annotation(tool, action, name)
-        if action.dest == "name":  # an entity tool needs its entity
-            annotation = Annotated[
-                str, Field(min_length=1, max_length=_bound(action), description=action.help)
-            ]
-            default = inspect.Parameter.empty
-        to_dest[name] = action.dest
+    for param in COMMANDS[TOOLS[tool]].research():
+        names.update(dict.fromkeys([param.dest, *param.flags], param.name))
+        annotation, default = _annotation(param)
+        to_dest[param.name] = param.dest
         params.append(
             inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
-            )
-        )
-    extras = MCP_ONLY.get(tool, {})
-    for name, extra in extras.items():
-        annotation = Annotated[extra.annotation, Field(description=extra.description)]
-        params.append(
-            inspect.Parameter(
-                name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=extra.default
+                param.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
             )
         )
     required = [p for p in params if p.default is inspect.Parameter.empty]
     optional = [p for p in params if p.default is not inspect.Parameter.empty]
     text = tuple(p.name for p in required if _base(p.annotation) is str)
-    return ToolParams(
-        inspect.Signature(required + optional), to_dest, frozenset(extras), names, text
-    )
+    return ToolParams(inspect.Signature(required + optional), to_dest, names, text)
 
 
 def _base(annotation: Any) -> Any:
@@ -285,26 +183,14 @@ def parameter_names(command: str) -> dict[str, str]:
     return PARAMS[tool].names if tool else {}
 
 
-def to_cli_values(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Validated tool arguments → values keyed by CLI dest, as the parser's converters expect."""
+def to_dests(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Validated tool arguments keyed by handler attribute; unset ones left out."""
     spec = PARAMS[tool]
-    values: dict[str, Any] = {}
-    for name, value in arguments.items():
-        dest = spec.to_dest.get(name)
-        if dest is None or value is None:
-            continue
-        if isinstance(value, bool) and dest == "is_open":
-            value = "true" if value else "false"
-        elif isinstance(value, dict):
-            value = [f"{metric}={number}" for metric, number in value.items()]
-        elif isinstance(value, list | tuple) and dest in ("require_metrics", "pareto"):
-            value = ",".join(str(item) for item in value) if value else None
-        elif isinstance(value, dt.date):
-            value = value.isoformat()
-        if value is None or value == []:
-            continue
-        values[dest] = value
-    return values
+    return {
+        spec.to_dest[name]: value
+        for name, value in arguments.items()
+        if name in spec.to_dest and value is not None
+    }
 
 
 def generated(tool: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -331,3 +217,50 @@ def generated(tool: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         return wrapper
 
     return apply
+
+
+@cache
+def _adapter(tool: str, name: str) -> TypeAdapter[Any]:
+    return TypeAdapter(PARAMS[tool].signature.parameters[name].annotation)
+
+
+def validated(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments as the tool's schema validates them: what FastMCP hands the tool function
+    (for callers that are no MCP client: resource templates, tests); refused as a tool call's
+    arguments are (`refusal`)."""
+    try:
+        return {name: _adapter(tool, name).validate_python(v) for name, v in arguments.items()}
+    except ValidationError as error:
+        raise refusal(error, tool) from None
+
+
+NAME_SHOWN = 64  # characters of an unknown argument's name said back
+
+
+def refusal(error: ValidationError, tool: str | None = None) -> ToolError:
+    """A schema's refusal in one line that names each parameter and never echoes its value; an
+    argument `tool` does not take is answered with the parameter meant (`unknown`)."""
+    parts = []
+    for e in error.errors(include_url=False, include_input=False):
+        where = ".".join(str(p) for p in e["loc"]) or "arguments"
+        if e["type"] == "unexpected_keyword_argument" and tool in PARAMS and e["loc"]:
+            typed = str(e["loc"][-1])
+            shown = typed if len(typed) <= NAME_SHOWN else typed[:NAME_SHOWN] + "…"
+            parts.append(f"{shown}: {unknown(str(tool), typed)}")
+        elif e["type"] in ("missing", "missing_keyword_only_argument"):
+            parts.append(f"{where} is required")
+        else:
+            parts.append(f"{where}: {e['msg']}")
+    return ToolError("invalid_argument: " + "; ".join(parts))
+
+
+def unknown(tool: str, typed: str) -> str:
+    """`did you mean sort_metric?`: a CLI spelling of a parameter (`sort`, `--min`,
+    `page_size`) names it exactly, else the most similar name (pwc_core.suggest); with none
+    alike, the parameters the tool takes."""
+    spec = PARAMS[tool]
+    flag = typed if typed.startswith("-") else "--" + typed.replace("_", "-")
+    meant = spec.names.get(typed) or spec.names.get(flag) or nearest(typed, spec.to_dest)
+    if meant:
+        return f"{tool} takes no such parameter; did you mean {meant}?"
+    return f"{tool} takes no such parameter; its parameters: {', '.join(spec.to_dest)}"

@@ -17,10 +17,12 @@ from typing import Any
 
 from fastmcp.exceptions import ToolError
 
-from pwc_cli.parser import namespace_for
+from pwc_core.declarations import COMMANDS
+from pwc_core.declare import arguments
 from pwc_core.errors import HTTPStatusError, UsageError
 from pwc_core.outline import (
     MAX_LINE,
+    OUTLINE_OR_SECTION,
     Outliner,
     SectionMismatch,
     cut_section,
@@ -32,7 +34,7 @@ from pwc_core.outline import (
 from pwc_core.resolution import canonical_reference
 from pwc_mcp.catalog import CatalogService, Chunk
 from pwc_mcp.cursors import CursorState, SectionBound
-from pwc_mcp.params import to_cli_values
+from pwc_mcp.params import to_dests
 from pwc_mcp.tool_errors import in_tool_words
 
 MAX_OUTLINE_READS = 32  # 2 MiB in 64 KiB chunks
@@ -55,11 +57,11 @@ class SectionChunk:
 
 def read(service: CatalogService, params: dict[str, Any]) -> Chunk | SectionChunk | dict[str, Any]:
     """`read_paper`'s three reads (the text, a section, the outline: a payload), its arguments
-    checked by the CLI's parser."""
-    args = namespace_for("paper read", to_cli_values("read_paper", params))
+    converted by the command's declaration."""
+    args = arguments(COMMANDS["paper read"], to_dests("read_paper", params))
     reference, cursor = params["paper"], params.get("cursor")
     if args.outline and args.section:
-        raise UsageError("--outline and --section cannot be combined")
+        raise UsageError(OUTLINE_OR_SECTION)
     if args.outline:
         if cursor:
             raise ToolError("invalid_argument: an outline is one call; omit cursor")

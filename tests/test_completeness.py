@@ -23,10 +23,11 @@ import pytest
 from fastmcp import Client
 
 from pwc_cli.main import main
-from pwc_cli.parser import EXAMPLES as HELP_EXAMPLES
-from pwc_cli.parser import RESEARCH_COMMANDS
 from pwc_cli.views import load_views
 from pwc_core.commands import load_all
+from pwc_core.declarations import EXAMPLES as HELP_EXAMPLES
+from pwc_core.declarations import RESEARCH_COMMANDS
+from pwc_core.routes import Route, routes
 from pwc_core.transport import CatalogClient
 from pwc_mcp.cache import FAMILIES, ROUTES, CachedCatalog, ChunkCache, route
 from pwc_mcp.catalog import CatalogService
@@ -65,7 +66,7 @@ def test_every_command_has_its_handler_view_tool_and_examples(command: str) -> N
     assert command in load_views(), f"pwc {command}: no @view in pwc_cli/views"
     assert command in TOOL_OF, f"pwc {command}: no tool in pwc_mcp.params.TOOLS"
     assert TOOL_EXAMPLES.get(TOOL_OF[command]), f"pwc {command}: no example in pwc_mcp/examples.py"
-    assert HELP_EXAMPLES.get(command), f"pwc {command}: no --help examples in pwc_cli/parsers"
+    assert HELP_EXAMPLES.get(command), f"pwc {command}: no --help examples in pwc_core/declarations"
 
 
 def test_every_tool_runs_its_own_command() -> None:
@@ -75,6 +76,21 @@ def test_every_tool_runs_its_own_command() -> None:
 def test_every_declared_family_is_a_cache() -> None:
     assert {declared.family for declared in ROUTES.values()} == set(FAMILIES)
     assert all(label == declared.path for label, declared in ROUTES.items())
+
+
+def test_a_route_table_is_read_line_by_line_and_a_typo_fails_the_import() -> None:
+    table = """
+        tasks/{id}          object   taxonomy
+
+        papers/{ref}/read   any      general
+    """
+    assert routes(table) == (
+        Route("tasks/{id}", "object", "taxonomy"),
+        Route("papers/{ref}/read", "any", "general"),
+    )
+    for line in ("tasks/{id} objects taxonomy", "tasks/{id} object", "tasks/ list taxonomy x"):
+        with pytest.raises(ValueError, match="not a route"):
+            routes(line)
 
 
 def _template(pattern: str) -> str:

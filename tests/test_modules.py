@@ -103,6 +103,53 @@ def test_lazy_and_relative_imports_count_but_type_checking_ones_do_not(tmp_path:
     }
 
 
+# What each package may import of the others: the core nothing, its two users only the core.
+LAYERS = {"pwc_core": set(), "pwc_cli": {"pwc_core"}, "pwc_mcp": {"pwc_core"}}
+
+
+HANDLERS = "pwc_core.commands"  # within the core, the handlers sit on the domain modules
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """`importer -> imported` for each import that crosses the layers the wrong way: between
+    packages, or from a core domain module up into the handlers."""
+    found = []
+    for name, imported in sorted(graph.items()):
+        package = name.split(".")[0]
+        for target in sorted(imported):
+            other = target.split(".")[0]
+            crossing = other != package and other not in LAYERS[package]
+            into_handlers = (
+                package == "pwc_core"
+                and (target == HANDLERS or target.startswith(HANDLERS + "."))
+                and not (name == HANDLERS or name.startswith(HANDLERS + "."))
+            )
+            if crossing or into_handlers:
+                found.append(f"{name} -> {target}")
+    return found
+
+
+def test_the_layer_check_sees_a_crossing() -> None:
+    graph = {
+        "pwc_core.board": {"pwc_cli.render", "pwc_core.commands.common"},
+        "pwc_core.commands.papers": {"pwc_core.board", "pwc_core.commands.common"},
+        "pwc_mcp.app": {"pwc_cli.parser", "pwc_core.commands"},
+    }
+    assert upward_imports(graph) == [
+        "pwc_core.board -> pwc_cli.render",
+        "pwc_core.board -> pwc_core.commands.common",
+        "pwc_mcp.app -> pwc_cli.parser",
+    ]
+
+
+def test_the_packages_are_layered() -> None:
+    """pwc_cli and pwc_mcp both sit on pwc_core, neither imports the other, the core imports
+    neither, and no core domain module imports the handlers above it (lazy imports included)."""
+    assert set(LAYERS) == set(PACKAGES)
+    graph = {name: imports_of(name, path) for name, path in MODULES.items()}
+    assert upward_imports(graph) == []
+
+
 def test_no_import_cycle_between_modules() -> None:
     graph = {name: imports_of(name, path) for name, path in MODULES.items()}
     cycle = find_cycle(graph)

@@ -1,30 +1,23 @@
-"""Parity: every research flag of every read-only `pwc` command is a tool parameter, and every
-tool parameter is either a CLI flag or declared MCP-only in one table (pwc_mcp.params)."""
+"""Parity: the tools a client lists are the declarations' (pwc_core.declarations): every research
+parameter of every read-only `pwc` command is a tool parameter under its declared name, with the
+bounds its kind declares, and nothing else is; presentation flags never are."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 from typing import Any
 
 import pytest
 from fastmcp import Client
 
-from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, research_actions
+from pwc_core.declarations import COMMANDS, PRESENTATION, RESEARCH_COMMANDS
+from pwc_core.declare import TOOL, Param
 from pwc_core.values import MetricThreshold
-from pwc_mcp.params import MCP_ONLY, RENAMES, TOOLS
+from pwc_mcp.params import TOOLS
 from pwc_mcp.server import build_server
 from tests.helpers.mcp import make_service
 
 ENTITY = {"task", "method", "conference", "organization", "framework", "benchmark"}
-
-
-def expected_name(command: str, dest: str) -> str:
-    if dest == "name":
-        return command
-    if dest == "page_size":
-        return "limit"
-    return RENAMES.get(dest, dest)
 
 
 @pytest.fixture(scope="module")
@@ -50,19 +43,18 @@ def test_exactly_one_tool_per_research_command(advertised: dict[str, set[str]]) 
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
-def test_flags_and_parameters_match(tool: str, advertised: dict[str, set[str]]) -> None:
-    command = TOOLS[tool]
-    flags = {expected_name(command, a.dest) for a in research_actions(command)}
-    params = advertised[tool]
-    missing = flags - params
-    assert not missing, f"{tool}: CLI research flags without a parameter: {missing}"
-    extra = params - flags - set(MCP_ONLY.get(tool, {}))
-    assert not extra, f"{tool}: parameters without a CLI flag: {extra}"
+def test_declared_and_listed_parameters_match(tool: str, advertised: dict[str, set[str]]) -> None:
+    declared = {p.name for p in COMMANDS[TOOLS[tool]].research()}
+    assert advertised[tool] == declared
+    # a parameter is the CLI's too unless declared tool-only
+    flagless = {p.name for p in COMMANDS[TOOLS[tool]].research() if not p.flags and p.where != TOOL}
+    assert flagless <= {p.name for p in COMMANDS[TOOLS[tool]].params if p.positional}
 
 
 def test_presentation_flags_have_no_parameter(advertised: dict[str, set[str]]) -> None:
+    assert {"json", "flat", "implementation_coverage", "chart"} == PRESENTATION
     for params in advertised.values():
-        assert not params & PRESENTATION_FLAGS
+        assert not params & PRESENTATION
 
 
 def test_entity_tools_expose_the_entity_name(advertised: dict[str, set[str]]) -> None:
@@ -71,9 +63,9 @@ def test_entity_tools_expose_the_entity_name(advertised: dict[str, set[str]]) ->
             assert command in advertised[tool] and "name" not in advertised[tool]
 
 
-def declared_bounds(action: argparse.Action) -> dict[str, int]:
-    """The bounds the flag's converter declares, as the JSON Schema keywords they become."""
-    kind = action.type
+def declared_bounds(param: Param) -> dict[str, int]:
+    """The bounds the parameter's kind declares, as the JSON Schema keywords they become."""
+    kind = param.kind
     found = {}
     for attribute, keyword in (
         ("max_length", "maxLength"),
@@ -85,7 +77,7 @@ def declared_bounds(action: argparse.Action) -> dict[str, int]:
         value = getattr(kind, attribute, None)
         if isinstance(value, int):
             found[keyword] = value
-    if isinstance(action, argparse._AppendAction) and "maxLength" in found:
+    if param.repeat and "maxLength" in found:
         found["items.maxLength"] = found.pop("maxLength")  # the bound of each repeated value
     return found
 
@@ -96,12 +88,11 @@ def advertised_bound(prop: dict[str, Any], keyword: str) -> Any:
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
-def test_bounds_come_from_the_parser(tool: str, schemas: dict[str, dict[str, Any]]) -> None:
-    """One declaration per bound: the converter's (pwc_core.values) is the one advertised."""
-    command = TOOLS[tool]
-    for action in research_actions(command):
-        if action.choices is not None:
-            continue  # an enum is its own bound
-        prop = schemas[tool][expected_name(command, action.dest)]
-        for keyword, value in declared_bounds(action).items():
-            assert advertised_bound(prop, keyword) == value, (tool, action.dest, keyword)
+def test_bounds_come_from_the_declaration(tool: str, schemas: dict[str, dict[str, Any]]) -> None:
+    """One declaration per bound: the kind's (pwc_core.values) is the one advertised."""
+    for param in COMMANDS[TOOLS[tool]].research():
+        if param.choices is not None or param.switch:
+            continue  # an enum is its own bound; a switch has none
+        prop = schemas[tool][param.name]
+        for keyword, value in declared_bounds(param).items():
+            assert advertised_bound(prop, keyword) == value, (tool, param.dest, keyword)

@@ -12,7 +12,7 @@ from pwc_cli.views.common import is_grouped, paper_cell, plural, wrapped
 from pwc_cli.views.papers import listed_rank, scope_cell, scores
 from pwc_cli.views.timeline import timeline_blocks, timeline_notes
 from pwc_core.commands.benchmarks import flat_filters, metric_mode, trending_mode
-from pwc_core.commands.common import extract_rows
+from pwc_core.replies import extract_rows
 from pwc_core.scopes import scopes_of
 from pwc_core.sentences import leaderboard_summary, ordering_sentence
 from pwc_core.text import cell_text, md_escape, one_line

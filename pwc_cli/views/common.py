@@ -8,7 +8,7 @@ from typing import Any
 
 from pwc_cli.render import Screen, fold, more_hint, no_results
 from pwc_cli.views import Rendered, View
-from pwc_core.commands.common import extract_rows
+from pwc_core.replies import extract_rows
 from pwc_core.text import cell_text, count, md_escape, one_line
 from pwc_core.urls import site_url
 

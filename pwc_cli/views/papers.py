@@ -20,7 +20,7 @@ from pwc_cli.render import (
     table,
 )
 from pwc_cli.views import Rendered, standing, view
-from pwc_core.commands.common import extract_rows
+from pwc_core.replies import extract_rows
 from pwc_core.scopes import scopes_of
 from pwc_core.text import cell_text, count, one_line
 from pwc_core.urls import site_url

@@ -12,7 +12,7 @@ from typing import Any
 from pwc_cli.render import Screen, table
 from pwc_cli.views import Rendered
 from pwc_cli.views.common import page_notes, plural
-from pwc_core.commands.common import extract_rows
+from pwc_core.replies import extract_rows
 
 Cell = str | Callable[[dict[str, Any]], Any]
 

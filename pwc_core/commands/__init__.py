@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from pwc_core.errors import HTTPStatusError, NotFoundError, UsageError, upstream_detail
 from pwc_core.plugins import import_all
-
-
-class Catalog(Protocol):
-    """What a handler needs of the transport (the CLI client or the server's cached one)."""
-
-    def get_json(self, path: str, params: Any = None) -> Any: ...
-
-    def get(self, path: str, params: Any = None) -> Any: ...
-
+from pwc_core.replies import Catalog
+from pwc_core.wording import Option, Words
 
 Handler = Callable[[argparse.Namespace, Catalog], Any]
 HANDLERS: dict[str, Handler] = {}
@@ -66,7 +59,7 @@ def translated(error: HTTPStatusError, args: argparse.Namespace) -> Exception:
     return error
 
 
-def _missing(args: argparse.Namespace) -> str:
+def _missing(args: argparse.Namespace) -> str | Words:
     if getattr(args, "paper", None):
         return f"Paper not found in the catalog: {args.paper}"
     if args.command in ENTITIES and getattr(args, "name", None):
@@ -75,7 +68,7 @@ def _missing(args: argparse.Namespace) -> str:
     for flag in FILTER_FLAGS:
         value = getattr(args, flag, None)
         for item in value if isinstance(value, list) else [value] if value else []:
-            asked.append(f"--{flag} {item}")
+            asked.append(Option(f"--{flag}", item))
     if asked:
-        return f"No catalog record matches {', '.join(asked)}"
+        return Words("No catalog record matches " + ", ".join("{}" for _ in asked), *asked)
     return f"Not found in the catalog (pwc {args.command})"

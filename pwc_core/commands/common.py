@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pwc_core.errors import NotFoundError, UpstreamShapeError
+from pwc_core.errors import NotFoundError
+from pwc_core.replies import extract_rows
 from pwc_core.suggest import suggestions
 
 _SPACE = re.compile(r"\s+")
@@ -19,32 +20,6 @@ def fold(value: Any) -> str:
     if value is None:
         return ""
     return _SPACE.sub(" ", str(value)).strip().casefold()
-
-
-def extract_rows(payload: Any) -> tuple[list[dict[str, Any]], int | None]:
-    """Rows and total of a list-like reply: a bare array, or `results`/`items` + `count`/`total`."""
-    if isinstance(payload, list):
-        return [row for row in payload if isinstance(row, dict)], None
-    if not isinstance(payload, dict):
-        raise UpstreamShapeError("API returned an unexpected response shape")
-    rows = payload.get("results")
-    if rows is None:
-        rows = payload.get("items")
-    if not isinstance(rows, list):
-        raise UpstreamShapeError("API response did not contain a result list")
-    # `count: 0` is a count: an empty result says 0, not "unknown"
-    total = payload.get("count") if payload.get("count") is not None else payload.get("total")
-    try:
-        count = int(total) if total is not None and not isinstance(total, bool) else None
-    except (TypeError, ValueError):
-        count = None
-    return [row for row in rows if isinstance(row, dict)], count
-
-
-def require_object(payload: Any, message: str) -> dict[str, Any]:
-    if not isinstance(payload, dict):
-        raise UpstreamShapeError(message)
-    return payload
 
 
 def match_entity(

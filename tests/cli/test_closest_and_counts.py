@@ -9,7 +9,8 @@ import shlex
 
 import pytest
 
-from pwc_core.commands.common import extract_rows, resolve_area
+from pwc_core.commands.common import resolve_area
+from pwc_core.replies import extract_rows
 from pwc_core.suggest import closest
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli

@@ -5,13 +5,14 @@ before the command; a version line without a tab; a bad PWC_API_URL is a configu
 
 from __future__ import annotations
 
+import argparse
 import io
 import shlex
 
 import pytest
 
 from pwc_cli.main import main
-from pwc_cli.parser import build_parser
+from pwc_cli.parser import build_parser, words_of
 from pwc_core import __version__
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers.cli import run_cli
@@ -78,11 +79,15 @@ def test_a_name_may_be_given_without_name_flag(
 
 def test_list_stays_the_subcommand_and_name_list_is_a_name() -> None:
     parser, _ = build_parser()
-    listed = parser.parse_args(["benchmark", "list", "--limit", "7"])
+
+    def parsed(*argv: str) -> argparse.Namespace:
+        return parser.parse_args(words_of(list(argv))[0])
+
+    listed = parsed("benchmark", "list", "--limit", "7")
     assert (listed.command, listed.page_size) == ("benchmark list", 7)
-    named = parser.parse_args(["benchmark", "--name", "list"])
+    named = parsed("benchmark", "--name", "list")
     assert (named.command, named.name) == ("benchmark", "list")
-    shown = parser.parse_args(["benchmark", "COCO test-dev", "--limit", "3", "--sort", "box AP"])
+    shown = parsed("benchmark", "COCO test-dev", "--limit", "3", "--sort", "box AP")
     assert (shown.command, shown.name, shown.limit) == ("benchmark", "COCO test-dev", 3)
     assert shown.sort_metric is not None
 

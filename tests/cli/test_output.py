@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from pwc_cli.main import main
-from pwc_cli.parser import EXAMPLES, build_parser
+from pwc_cli.parser import build_parser
 from pwc_cli.terminal import display_width, fit_widths, truncate
+from pwc_core.declarations import EXAMPLES
 from pwc_core.text import neutralise
 from tests.helpers.cli import run_cli
 

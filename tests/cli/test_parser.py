@@ -1,21 +1,25 @@
-"""The parser is the contract: every command, flag, default, bound and message."""
+"""The parser is the contract: every command, flag, default, bound and message; and a tool's
+typed values make the very arguments the CLI parses for the same request."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import re
+from typing import Any
 
 import pytest
 
 from pwc_cli.main import main
-from pwc_cli.parser import (
-    COMMANDS,
-    PRESENTATION_FLAGS,
-    RESEARCH_COMMANDS,
-    build_parser,
-    namespace_for,
-    research_actions,
-)
+from pwc_cli.parser import build_parser, cli_params, words_of
+from pwc_core.declarations import COMMANDS, RESEARCH_COMMANDS
+from pwc_core.declare import CLI, arguments
 from pwc_core.errors import ArgumentError, UsageError
+
+
+def namespace_for(command: str, values: dict[str, Any]) -> argparse.Namespace:
+    return arguments(COMMANDS[command], values)
+
 
 EXPECTED_FLAGS = {
     "search": {
@@ -143,18 +147,24 @@ def test_every_research_command_and_its_flags() -> None:
     # tools/list snapshot (tests/golden) and tests/test_completeness.py instead, so adding one
     # does not mean editing this table too.
     assert set(EXPECTED_FLAGS) <= set(RESEARCH_COMMANDS)
+    _, parsers = build_parser()
     for command, flags in EXPECTED_FLAGS.items():
-        options = {o for a in COMMANDS[command]._actions for o in a.option_strings} - {
-            "-h",
-            "--help",
-        }
-        assert options == flags, command
+        declared = {f for p in cli_params(COMMANDS[command]) for f in p.flags}
+        assert declared == flags, command
+        shown = set(re.findall(r"--[\w-]+", parsers[command].format_help()))
+        assert flags <= shown, command  # the generated parser offers each of them
 
 
-def test_presentation_flags_are_not_research_actions() -> None:
+def test_presentation_flags_are_not_research_parameters() -> None:
     for command in RESEARCH_COMMANDS:
-        dests = {a.dest for a in research_actions(command)}
-        assert not dests & PRESENTATION_FLAGS
+        research = COMMANDS[command].research()
+        assert all(p.where != CLI for p in research)
+        assert {p.dest for p in COMMANDS[command].params if p.where == CLI} <= {
+            "json",
+            "flat",
+            "implementation_coverage",
+            "chart",
+        }
 
 
 @pytest.mark.parametrize(
@@ -252,17 +262,16 @@ def test_error_line_names_the_full_command_path(capsys: pytest.CaptureFixture[st
     )
 
 
-def test_namespace_for_applies_defaults_and_the_cli_converters() -> None:
+def test_arguments_apply_defaults_and_the_kinds() -> None:
     args = namespace_for(
-        "benchmark", {"name": "ImageNet", "max_parameters": "1.5B", "minimum_metrics": ["a=1"]}
+        "benchmark",
+        {"name": "ImageNet", "max_parameters": "1.5B", "minimum_metrics": {"a": 1}},
     )
     assert (
         args.max_parameters == 1_500_000_000
         and args.limit == 20
         and args.minimum_metrics == [("a", 1.0)]
     )
-    with pytest.raises(UsageError, match="argument --limit: --limit must be 1-100"):
-        namespace_for("search", {"query": "x", "limit": 500})
     with pytest.raises(UsageError, match="unknown option"):
         namespace_for("search", {"query": "x", "bogus": 1})
     with pytest.raises(UsageError, match="--has-official-implementation expects a boolean"):
@@ -271,10 +280,10 @@ def test_namespace_for_applies_defaults_and_the_cli_converters() -> None:
         namespace_for("search", {"query": "x", "mode": "fuzzy"})
 
 
-# --- one converter: tool values go through the command's own parser ----------------------------
+# --- one request, two doors: a tool's typed values and the CLI's words -------------------------
 
-# Tool values (keyed by dest, as pwc_mcp.params.to_cli_values makes them) and the argv a CLI
-# user would type for the same request.
+# Tool values (keyed by dest, as pwc_mcp.params.to_dests makes them, typed as the tool schema
+# validates them) and the argv a CLI user would type for the same request.
 SAME_REQUEST = [
     (
         "search",
@@ -288,7 +297,11 @@ SAME_REQUEST = [
     ),
     (
         "paper list",
-        {"author": ["A", "@b"], "start_date": "2020-01-01", "has_official_implementation": True},
+        {
+            "author": ["A", "@b"],
+            "start_date": dt.date(2020, 1, 1),
+            "has_official_implementation": True,
+        },
         [
             "--author",
             "A",
@@ -310,9 +323,11 @@ SAME_REQUEST = [
         {
             "name": "ImageNet",
             "max_parameters": "1.5B",
-            "minimum_metrics": ["Top 1 Accuracy=80", "Params=1"],
-            "require_metrics": "Top 1 Accuracy,Params",
-            "is_open": "true",
+            "minimum_metrics": {"Top 1 Accuracy": 80, "Params": 1},
+            "require_metrics": ["Top 1 Accuracy", "Params"],
+            "is_open": True,
+            "pareto": ["Top 1 Accuracy:higher", "Params:lower"],
+            "sort_metric": "Params:asc",
         },
         [
             "--name",
@@ -327,6 +342,10 @@ SAME_REQUEST = [
             "Top 1 Accuracy,Params",
             "--is-open",
             "true",
+            "--pareto",
+            "Top 1 Accuracy:higher,Params:lower",
+            "--sort",
+            "Params:asc",
         ],
     ),
     (
@@ -338,48 +357,81 @@ SAME_REQUEST = [
 
 
 @pytest.mark.parametrize(("command", "values", "argv"), SAME_REQUEST)
-def test_namespace_for_is_what_the_cli_parses(
+def test_typed_values_make_what_the_cli_parses(
     command: str, values: dict[str, object], argv: list[str]
 ) -> None:
-    """Every attribute, default and converted value is the CLI's, subcommand slots included."""
-    assert vars(namespace_for(command, values)) == vars(COMMANDS[command].parse_args(argv))
+    """Every attribute, default and converted value the handler reads is the CLI's."""
+    root, _ = build_parser()
+    parsed = vars(root.parse_args([*command.split(), *argv]))
+    typed = vars(namespace_for(command, values))
+    shared = ["command", *(p.dest for p in cli_params(COMMANDS[command]))]
+    assert {key: typed[key] for key in shared} == {key: parsed[key] for key in shared}
 
 
-def test_namespace_for_runs_the_parsers_own_checks() -> None:
-    """Repeat limits and exclusions live in argparse actions and groups, not in the converters:
-    only the real parser applies them."""
-    thresholds = [f"m{i}=1" for i in range(9)]
-    with pytest.raises(UsageError, match="may be given at most 8 times") as refused:
-        namespace_for("benchmark", {"name": "x", "minimum_metrics": thresholds})
+def test_a_list_stays_a_list() -> None:
+    """A name with a comma is one name, a Pareto objective with a comma one objective: no trip
+    through comma-joined text."""
+    args = namespace_for(
+        "benchmark",
+        {
+            "name": "x",
+            "require_metrics": ["Top 1 Accuracy, val"],
+            "pareto": ["Accuracy (a, b):higher", "Params:lower"],
+        },
+    )
+    assert args.require_metrics == ("Top 1 Accuracy, val",)
+    assert args.pareto == (("Accuracy (a, b)", "higher"), ("Params", "lower"))
+
+
+def test_arguments_apply_the_declared_rules() -> None:
+    """Item limits and exclusions are the declaration's, for a tool as for the CLI."""
+    with pytest.raises(UsageError, match="at most 8 metrics") as refused:
+        namespace_for("benchmark", {"name": "x", "minimum_metrics": {f"m{i}": 1 for i in range(9)}})
     assert isinstance(refused.value, ArgumentError) and refused.value.dest == "minimum_metrics"
     with pytest.raises(UsageError, match="not allowed with argument"):
         namespace_for("task list", {"group_by_area": True, "flat": True})
 
 
-def test_namespace_for_keeps_flag_like_text_as_values() -> None:
+def test_flag_like_text_stays_a_value() -> None:
     assert namespace_for("search", {"query": "-x --json"}).query == "-x --json"
     assert namespace_for("search", {"query": "--"}).query == "--"
     args = namespace_for("paper list", {"search": "--json", "task": "-5"})
     assert (args.search, args.task, args.json) == ("--json", "-5", False)
-    assert namespace_for("paper list", {"search": "a=b"}).search == "a=b"
-    # `--search=--` is text too (argparse before 3.13 dropped it, past the converter)
     args = namespace_for("paper list", {"search": "--", "author": ["--", "A"]})
     assert (args.search, args.author) == ("--", ["--", "A"])
     with pytest.raises(ArgumentError, match="invalid choice: '--'"):
         namespace_for("search", {"query": "x", "mode": "--"})
 
 
+def test_the_cli_keeps_flag_like_text_as_values() -> None:
+    """`--search=--` is the text "--" (argparse before 3.13 dropped it), a negative-looking
+    value after its flag stays the value, and an entity's NAME may look like a flag's value."""
+    root, _ = build_parser()
+
+    def parsed(*argv: str) -> argparse.Namespace:
+        words, strays = words_of(list(argv))
+        assert strays == []
+        return root.parse_args(words)
+
+    assert parsed("paper", "list", "--search=--").search == "--"
+    assert parsed("paper", "list", "--author=--", "--author", "A").author == ["--", "A"]
+    assert parsed("paper", "list", "--task", "-5").task == "-5"
+    assert parsed("search", "-5M", "--limit", "2").query == "-5M"
+    assert parsed("task", "-1x").name == "-1x"
+    assert parsed("--json", "task", "list").json is True
+
+
 def test_a_refused_value_names_its_dest() -> None:
     with pytest.raises(ArgumentError) as refused:
-        namespace_for("paper info", {"paper": "x" * 501})
-    assert refused.value.dest == "paper" and str(refused.value).startswith("argument PAPER: ")
+        namespace_for("benchmark", {"name": "x", "max_parameters": "-5M"})
+    assert refused.value.dest == "max_parameters"
+    assert str(refused.value).startswith("argument --max-parameters: ")
     with pytest.raises(ArgumentError) as refused:
-        namespace_for("benchmark list", {"page_size": 0})
-    assert refused.value.dest == "page_size"
-    assert str(refused.value) == "argument --limit: --limit must be 1-100"
+        namespace_for("benchmark", {"name": "x", "pareto": ["a:higher"]})
+    assert refused.value.dest == "pareto" and "at least two" in str(refused.value)
 
 
-def test_namespace_for_never_shares_a_default_list() -> None:
+def test_arguments_never_share_a_default_list() -> None:
     first = namespace_for("paper list", {})
     first.author.append("mutated")
     assert namespace_for("paper list", {}).author == []

@@ -13,16 +13,17 @@ from typing import Any
 
 import pytest
 
-from pwc_cli.parser import PRESENTATION_FLAGS, RESEARCH_COMMANDS, namespace_for
 from pwc_core.commands import run
+from pwc_core.declarations import COMMANDS, PRESENTATION, RESEARCH_COMMANDS
+from pwc_core.declare import arguments
 from pwc_core.transport import CatalogClient
 from pwc_mcp.examples import TOOL_EXAMPLES
-from pwc_mcp.params import TOOLS, to_cli_values
+from pwc_mcp.params import TOOLS, to_dests, validated
 from pwc_mcp.sample import RunningCatalog
 
 # `flat` also guards one usage check (`--area` with `--flat`): it may be read, but it must not
 # change a payload (test_flat_changes_no_payload).
-UNSEEN = (PRESENTATION_FLAGS - {"flat"}) | {"tty", "width", "screen"}
+UNSEEN = (PRESENTATION - {"flat"}) | {"tty", "width", "screen"}
 
 
 class Unseen(argparse.Namespace):
@@ -35,13 +36,13 @@ class Unseen(argparse.Namespace):
 
 
 def unseen(command: str, values: dict[str, Any]) -> Unseen:
-    return Unseen(**vars(namespace_for(command, values)))
+    return Unseen(**vars(arguments(COMMANDS[command], values)))
 
 
 # Every tool's examples (pwc_mcp.examples, the one table) as the handler's values, plus the
 # grouped and flat listings whose shape a terminal once chose.
 CASES = [
-    (TOOLS[tool], to_cli_values(tool, example))
+    (TOOLS[tool], to_dests(tool, validated(tool, example)))
     for tool, examples in TOOL_EXAMPLES.items()
     for example in examples
 ] + [

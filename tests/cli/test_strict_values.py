@@ -8,7 +8,8 @@ import shlex
 
 import pytest
 
-from pwc_cli.parser import namespace_for
+from pwc_core.declarations import COMMANDS
+from pwc_core.declare import arguments
 from pwc_core.errors import ArgumentError
 from pwc_core.values import MAX_METRICS, pareto_objectives
 from pwc_mcp.sample import RunningCatalog
@@ -72,6 +73,9 @@ def test_as_many_distinct_objectives_as_the_bound_allows_are_kept() -> None:
 def test_a_refused_value_carries_its_dest() -> None:
     """The MCP server names the parameter from the dest; the CLI's text names the flag."""
     with pytest.raises(ArgumentError) as raised:
-        namespace_for("benchmark", {"name": "ImageNet", "minimum_metrics": ["Top 1 Accuracy=nan"]})
+        arguments(
+            COMMANDS["benchmark"],
+            {"name": "ImageNet", "minimum_metrics": {"Top 1 Accuracy": float("nan")}},
+        )
     assert raised.value.dest == "minimum_metrics"
     assert str(raised.value).startswith("argument --min: metric threshold must be a finite")
