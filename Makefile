@@ -6,7 +6,7 @@ VENV    := .venv
 RUN     := $(UV) run --frozen
 CODE    := pwc_core pwc_cli pwc_mcp tests
 
-.PHONY: install test lint format run demo bench dist interop smoke clean
+.PHONY: install test lint format regen new-command run demo bench dist interop smoke clean
 
 $(UV):
 	@command -v uv >/dev/null 2>&1 && { mkdir -p $(UV_DIR)/bin; ln -sf "$$(command -v uv)" $(UV); } \
@@ -26,10 +26,17 @@ lint: install
 	$(RUN) ruff check $(CODE)
 	$(RUN) ruff format --check $(CODE)
 	$(RUN) mypy
+	bash tests/js/typecheck.sh  # the app's JavaScript: tsc --checkJs, TypeScript bootstrapped into .cache
 
 format: install
 	$(RUN) ruff format $(CODE)
 	$(RUN) ruff check --fix $(CODE)
+
+regen: install  ## rewrite every generated file (README regions, interop plan, tools/list golden)
+	$(RUN) python scripts/regen.py
+
+new-command: install  ## the README's "Adding a command or tool", done on a copy and tested (CI)
+	$(RUN) python scripts/check_new_command.py
 
 run: install  ## production: serve /mcp on 127.0.0.1:$${PORT:-7860} against the public catalog
 	$(RUN) pwc-mcp

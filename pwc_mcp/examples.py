@@ -1,9 +1,10 @@
 """Example arguments for every tool, resource template and prompt: the one table.
 
-Each runs against the bundled sample catalog. The README's tool table shows exactly these
-(tests/test_readme.py keeps them equal), the tests call every one of them, and
-scripts/interop_calls.json, the Inspector's plan, is generated from them
-(`python scripts/interop_probe.py write-calls`; a test fails while the file is stale).
+Each runs against the bundled sample catalog. The tests call every one of them (the text
+checks, the content-free log check and the route coverage iterate over this table; an argument
+a test needs for a reason is an example here), and `make regen` (scripts/regen.py) writes the
+README's tool table and scripts/interop_calls.json, the Inspector's plan, from them
+(tests/test_regen.py fails while either is stale).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ TOOL_EXAMPLES: dict[str, tuple[dict[str, Any], ...]] = {
     "get_paper_info": (
         {"paper": "1706.03762", "include_resources": True, "repo_limit": 3},
         {"paper": "BERT", "cite": "bibtex"},
+        {"paper": "1706.03762", "include_evaluations": True},
+        {"paper": "10.1038/nature16961"},  # a DOI outside the catalog: public metadata
     ),
     "get_paper_evaluations": (
         {"paper": "Attention Is All You Need", "page": 1, "limit": 10},
@@ -33,7 +36,7 @@ TOOL_EXAMPLES: dict[str, tuple[dict[str, Any], ...]] = {
     "list_papers": (
         {"task": "image-classification", "authors": ["Kaiming He"], "order_by": "citation_count"},
     ),
-    "list_recent_papers": ({"limit": 5},),
+    "list_recent_papers": ({"limit": 5}, {"limit": 25}),  # 25: a whole hosted page
     "list_trending_papers": ({"max_age_days": 30},),
     "get_related_papers": ({"paper": "2010.11929", "limit": 5},),
     "get_paper_lineage": ({"paper": "BERT"},),
@@ -56,7 +59,7 @@ TOOL_EXAMPLES: dict[str, tuple[dict[str, Any], ...]] = {
         },
         {"benchmark": "Penn Treebank (Word Level)", "timeline": True},
     ),
-    "list_benchmarks": ({"task": "image-classification"},),
+    "list_benchmarks": ({"task": "image-classification"}, {"group_by_area": True}),
 }
 
 # URI template -> a URI that reads something (904512's Markdown fits one response).
@@ -87,8 +90,8 @@ MEASURED: dict[str, dict[str, Any]] = {
 }
 
 INTEROP_COMMENT = (
-    "Generated from pwc_mcp/examples.py by `python scripts/interop_probe.py write-calls`; do not "
-    "edit. scripts/interop.sh calls every tool, reads every template and gets every prompt listed "
+    "Generated from pwc_mcp/examples.py by `make regen` (scripts/regen.py); do not edit. "
+    "scripts/interop.sh calls every tool, reads every template and gets every prompt listed "
     "here, in both protocol eras, with the MCP Inspector CLI; a tool, template or prompt the "
     "server lists but this file lacks is a FAIL."
 )

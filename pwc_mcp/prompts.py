@@ -1,4 +1,4 @@
-"""The three prompts: ready-made research workflows over the tools.
+"""The prompts: ready-made research workflows over the tools, one row of `PROMPTS` each.
 
 Arguments are checked here rather than by a pydantic constraint: FastMCP turns a failed
 constraint into -32603 with pydantic's text, its docs URL and the whole value echoed back. A bad
@@ -7,13 +7,56 @@ argument is the caller's mistake: -32602 and one line that names the argument, n
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
+from typing import NamedTuple
+
 from fastmcp.server.providers import LocalProvider
 from mcp import MCPError
 
 from pwc_mcp.jsonrpc import INVALID_PARAMS
 
-provider = LocalProvider(on_duplicate="error")
 MAX_TEXT = 500
+
+
+class Prompt(NamedTuple):
+    name: str
+    title: str
+    description: str
+    argument: str  # the one required text argument
+    template: str  # str.format template: `{<argument>!r}` stands for the stripped argument
+
+
+PROMPTS = (
+    Prompt(
+        "find_papers",
+        "Find papers",
+        "Find and cite the most relevant papers on a topic.",
+        "topic",
+        "Find papers about {topic!r} in the Papers With Code catalog. Use search_papers "
+        "(mode='semantic' for concepts, 'keyword' for exact terms), inspect the most relevant "
+        "results with get_paper_info, and cite each paper with its canonical URL.",
+    ),
+    Prompt(
+        "compare_leaderboard",
+        "Compare a leaderboard",
+        "Compare the models on one benchmark, with their settings.",
+        "benchmark",
+        "Inspect the benchmark {benchmark!r} with get_benchmark (find its slug with "
+        "list_benchmarks if needed). Explain each metric's direction and the evaluation "
+        "settings (split, shots, protocol, openness, parameter counts), show how the state of "
+        "the art moved (timeline=true), and do not compare ranks across different task scopes.",
+    ),
+    Prompt(
+        "survey_task",
+        "Survey a research task",
+        "Survey a task: benchmarks, representative papers and methods.",
+        "task",
+        "Survey the research task {task!r}: resolve its slug with list_tasks, call get_task, "
+        "inspect the benchmarks with the most evaluations using get_benchmark, and summarize "
+        "representative papers and methods with their canonical URLs.",
+    ),
+)
 
 
 def _text(name: str, value: str) -> str:
@@ -24,44 +67,34 @@ def _text(name: str, value: str) -> str:
     return value.strip()
 
 
-@provider.prompt(
-    name="find_papers",
-    title="Find papers",
-    description="Find and cite the most relevant papers on a topic.",
-)
-def find_papers(topic: str) -> str:
-    topic = _text("topic", topic)
-    return (
-        f"Find papers about {topic!r} in the Papers With Code catalog. Use search_papers "
-        "(mode='semantic' for concepts, 'keyword' for exact terms), inspect the most relevant "
-        "results with get_paper_info, and cite each paper with its canonical URL."
+def _renderer(prompt: Prompt) -> Callable[..., str]:
+    """A function of the prompt's one argument, as FastMCP reads a prompt's arguments from the
+    signature: `(topic: str) -> str` for find_papers."""
+
+    def render(**arguments: str) -> str:
+        value = _text(prompt.argument, arguments[prompt.argument])
+        return prompt.template.format(**{prompt.argument: value})
+
+    # The annotation as text, as a postponed `topic: str` reads: FastMCP then describes the
+    # argument ("Provide a value matching the following JSON schema: ...") as it always has.
+    parameter = inspect.Parameter(
+        prompt.argument, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="str"
     )
+    signature = inspect.Signature([parameter], return_annotation=str)
+    render.__signature__ = signature  # type: ignore[attr-defined]
+    render.__annotations__ = {prompt.argument: str, "return": str}
+    render.__name__ = prompt.name
+    return render
 
 
-@provider.prompt(
-    name="compare_leaderboard",
-    title="Compare a leaderboard",
-    description="Compare the models on one benchmark, with their settings.",
-)
-def compare_leaderboard(benchmark: str) -> str:
-    benchmark = _text("benchmark", benchmark)
-    return (
-        f"Inspect the benchmark {benchmark!r} with get_benchmark (find its slug with "
-        "list_benchmarks if needed). Explain each metric's direction and the evaluation "
-        "settings (split, shots, protocol, openness, parameter counts), show how the state of "
-        "the art moved (timeline=true), and do not compare ranks across different task scopes."
-    )
+def build(table: tuple[Prompt, ...] = PROMPTS) -> LocalProvider:
+    """A provider holding every prompt of the table."""
+    provider = LocalProvider(on_duplicate="error")
+    for prompt in table:
+        provider.prompt(name=prompt.name, title=prompt.title, description=prompt.description)(
+            _renderer(prompt)
+        )
+    return provider
 
 
-@provider.prompt(
-    name="survey_task",
-    title="Survey a research task",
-    description="Survey a task: benchmarks, representative papers and methods.",
-)
-def survey_task(task: str) -> str:
-    task = _text("task", task)
-    return (
-        f"Survey the research task {task!r}: resolve its slug with list_tasks, call get_task, "
-        "inspect the benchmarks with the most evaluations using get_benchmark, and summarize "
-        "representative papers and methods with their canonical URLs."
-    )
+provider = build()

@@ -1,7 +1,6 @@
 """Helpers for scripts/interop.sh: read the external tools' outputs and turn them into verdicts.
 
-Standard library only (except write-calls, which reads pwc_mcp.examples). Every verdict is one
-tab-separated line on stdout:
+Standard library only. Every verdict is one tab-separated line on stdout:
 ``STATUS<TAB>check name<TAB>detail`` with STATUS in PASS, FAIL, XFAIL.
 
 Subcommands:
@@ -12,8 +11,8 @@ Subcommands:
                                        evaluate the suite's checks.json files
   inspector-plan CALLS_JSON            print the Inspector invocations (kind, name, args)
   inspector-eval ERA DIR CALLS_JSON    evaluate one era's Inspector outputs
-  write-calls [CALLS_JSON]             regenerate the calls file (default scripts/interop_calls.json)
-                                       from the example table in pwc_mcp/examples.py
+
+CALLS_JSON is scripts/interop_calls.json, which `make regen` writes from pwc_mcp/examples.py.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ import socket
 import sys
 from pathlib import Path
 
-CALLS_FILE = Path(__file__).resolve().parent / "interop_calls.json"
 SCENARIO_DIR = re.compile(r"^server-(?P<name>.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$")
 
 
@@ -237,15 +235,6 @@ def cmd_inspector_eval(era: str, directory: str, calls_json: str) -> int:
     return 0
 
 
-def cmd_write_calls(calls_json: str = str(CALLS_FILE)) -> int:
-    """The calls file is generated, so the Inspector's plan cannot drift from the examples."""
-    sys.path.insert(0, str(CALLS_FILE.parents[1]))  # a checkout run without installing
-    from pwc_mcp.examples import interop_calls_json
-
-    Path(calls_json).write_text(interop_calls_json(), encoding="utf-8")
-    return 0
-
-
 def main(argv: list[str]) -> int:
     commands = {
         "version": cmd_version,
@@ -254,7 +243,6 @@ def main(argv: list[str]) -> int:
         "conformance": cmd_conformance,
         "inspector-plan": cmd_inspector_plan,
         "inspector-eval": cmd_inspector_eval,
-        "write-calls": cmd_write_calls,
     }
     if not argv or argv[0] not in commands:
         print(__doc__, file=sys.stderr)

@@ -82,13 +82,15 @@ class Smoke:
         self,
         base: str,
         *,
-        paper: str,
-        expect_tools: int,
-        timeout: float,
-        host_header: str | None,
+        paper: str = DEFAULT_PAPER,
+        expect_tools: int | None = EXPECTED_TOOLS,
+        timeout: float = 30.0,
+        host_header: str | None = None,
         transport: httpx.BaseTransport | None = None,
         health_wait: float = HEALTH_WAIT,
     ) -> None:
+        if expect_tools is None:
+            raise ValueError("the expected number of tools is unknown: pass expect_tools")
         self.health_wait = health_wait
         headers = {"User-Agent": "pwc-mcp-smoke/1"}
         if host_header:
@@ -146,9 +148,12 @@ class Smoke:
         markdown = (chunk.get("data") or {}).get("markdown")
         if not isinstance(markdown, str) or not markdown:
             raise CheckFailed("read_paper returned no Markdown")
-        for key, kind in (("truncated", bool), ("offset", int), ("content_version", str)):
+        for key, kind in (("offset", int), ("content_version", str)):
             if not isinstance(chunk.get(key), kind):
                 raise CheckFailed(f"read_paper result lacks {key}")
+        truncated = chunk.setdefault("truncated", False)  # said only when true (no empty fields)
+        if not isinstance(truncated, bool):
+            raise CheckFailed("read_paper result has a non-boolean truncated")
         return chunk
 
     # -- checks -----------------------------------------------------------------------------
@@ -251,30 +256,11 @@ def base_url(url: str) -> str:
     return str(parsed.copy_with(path=path or "/", query=None, fragment=None)).rstrip("/")
 
 
-def run(
-    url: str,
-    *,
-    paper: str = DEFAULT_PAPER,
-    expect_tools: int | None = EXPECTED_TOOLS,
-    timeout: float = 30.0,
-    host_header: str | None = None,
-    out: Any = None,
-    transport: httpx.BaseTransport | None = None,
-    health_wait: float = HEALTH_WAIT,
-) -> int:
-    """Run every check; print one line per check; 0 if all passed, else 1."""
+def run(url: str, *, out: Any = None, **options: Any) -> int:
+    """Run every check (`options` are Smoke's); print one line per check; 0 if all passed,
+    else 1."""
     out = out or sys.stdout
-    if expect_tools is None:
-        raise ValueError("the expected number of tools is unknown: pass expect_tools")
-    smoke = Smoke(
-        base_url(url),
-        paper=paper,
-        expect_tools=expect_tools,
-        timeout=timeout,
-        host_header=host_header,
-        transport=transport,
-        health_wait=health_wait,
-    )
+    smoke = Smoke(base_url(url), **options)
     failed = 0
     with smoke.client:
         for name, check in smoke.checks():
@@ -326,19 +312,13 @@ def main(argv: list[str] | None = None) -> int:
         default=HEALTH_WAIT,
         help=f"seconds to wait for a starting server's first probe (default {HEALTH_WAIT:g})",
     )
-    args = parser.parse_args(argv)
+    options = vars(parser.parse_args(argv))  # every flag's dest is one of Smoke's options
+    url = options.pop("url")
     try:
-        base_url(args.url)
+        base_url(url)
     except ValueError as error:
         parser.error(str(error))
-    return run(
-        args.url,
-        paper=args.paper,
-        expect_tools=args.expect_tools,
-        timeout=args.timeout,
-        host_header=args.host_header,
-        health_wait=args.health_wait,
-    )
+    return run(url, **options)
 
 
 if __name__ == "__main__":

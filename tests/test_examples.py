@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.examples import (
-    PROMPT_EXAMPLES,
-    RESOURCE_EXAMPLES,
-    TOOL_EXAMPLES,
-    interop_calls_json,
-)
+from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS
 from pwc_mcp.server import build_server
-from tests.helpers import ROOT
 from tests.helpers.mcp import make_service
 from tests.helpers.ops import load_script
 
@@ -23,19 +15,6 @@ from tests.helpers.ops import load_script
 def test_every_tool_has_examples_in_the_tool_tables_order() -> None:
     assert list(TOOL_EXAMPLES) == list(TOOLS)
     assert all(TOOL_EXAMPLES.values())
-
-
-def test_the_interop_calls_file_is_generated_from_the_table() -> None:
-    """Regenerate with `python scripts/interop_probe.py write-calls`."""
-    text = (ROOT / "scripts" / "interop_calls.json").read_text(encoding="utf-8")
-    assert text == interop_calls_json()
-
-
-def test_the_write_calls_command_writes_that_text(tmp_path: Path) -> None:
-    probe = load_script("interop_probe")
-    target = tmp_path / "calls.json"
-    assert probe.main(["write-calls", str(target)]) == 0
-    assert target.read_text(encoding="utf-8") == interop_calls_json()
 
 
 def test_the_standalone_smoke_script_agrees_with_the_tables() -> None:

@@ -17,26 +17,19 @@ EXPANSIVE = "\ufdfa"  # NFKD: 18 characters
 
 
 def unbounded_slug(title: str) -> str:
-    """The rule before the bound: the whole title normalised and walked."""
-    out: list[str] = []
-    gap = False
-    for char in unicodedata.normalize("NFKD", title).casefold():
-        if unicodedata.combining(char):
-            continue
-        if char.isalnum():
-            if gap and out:
-                out.append("-")
-            out.append(char)
-            gap = False
-        else:
-            gap = True
-    text = "".join(out)
-    if len(text) > MAX_SLUG:
-        cut = text[:MAX_SLUG]
-        if text[MAX_SLUG] != "-" and "-" in cut:
-            cut = cut.rsplit("-", 1)[0]
-        text = cut.strip("-")
-    return text or "section"
+    """The rule before the bound, written as its definition (an oracle sharing no code with
+    pwc_core.outline): the whole title decomposed and case-folded, combining marks dropped, its
+    runs of letters and digits joined by `-`, then cut at MAX_SLUG on a word boundary when one
+    exists in the cut."""
+    decomposed = unicodedata.normalize("NFKD", title).casefold()
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    words = "".join(c if c.isalnum() else " " for c in kept).split()
+    joined = "-".join(words)
+    if len(joined) <= MAX_SLUG:
+        return joined or "section"
+    cut = joined[:MAX_SLUG]
+    whole_words = joined[MAX_SLUG] == "-" or "-" not in cut
+    return (cut if whole_words else cut[: cut.rindex("-")]).strip("-") or "section"
 
 
 @pytest.fixture

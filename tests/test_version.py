@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
-import re
 import tomllib
 from pathlib import Path
 
@@ -13,6 +13,20 @@ from pwc_core import package_version
 from tests.helpers import PACKAGES, ROOT
 
 
+def states_a_version(path: Path) -> bool:
+    """Whether the module assigns a text to `__version__` (read as syntax)."""
+    return any(
+        isinstance(node, ast.Assign | ast.AnnAssign)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        and any(
+            isinstance(target, ast.Name) and target.id == "__version__"
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        )
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+    )
+
+
 def test_the_packages_report_pyprojects_version_and_state_none() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert pwc_cli.__version__ == pwc_mcp.__version__ == project["version"]
@@ -20,7 +34,7 @@ def test_the_packages_report_pyprojects_version_and_state_none() -> None:
         path.relative_to(ROOT)
         for package in PACKAGES
         for path in (ROOT / package).rglob("*.py")
-        if re.search(r"""__version__\s*=\s*["']""", path.read_text(encoding="utf-8"))
+        if states_a_version(path)
     ]
     assert not stated, f"a second version source: {stated}"
 

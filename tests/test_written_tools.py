@@ -1,33 +1,65 @@
-"""Tools are written functions, and FastMCP's private attributes are touched in one place."""
+"""Tools are written functions, and FastMCP's private attributes are touched in one place. Read
+from the served tools and the modules' syntax trees, not from their formatting."""
 
 from __future__ import annotations
 
-import re
+import ast
 from pathlib import Path
 
-from pwc_mcp.params import TOOLS
+import pytest
+from fastmcp import Client
 
-PACKAGE = Path(__file__).resolve().parents[1] / "pwc_mcp"
-PRIVATE = re.compile(r"\._(components|mcp_server)\b")
+from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.server import build_server
+from tests.helpers import PACKAGES, ROOT
+from tests.helpers.mcp import make_service
+
+TOOLS_DIR = ROOT / "pwc_mcp" / "tools"
+SERVER = ROOT / "pwc_mcp" / "server.py"
+PRIVATE = {"_components", "_mcp_server"}  # FastMCP internals, as attributes or getattr names
+FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
-def test_every_tool_is_a_written_function_with_its_own_docstring() -> None:
-    sources = "\n".join(p.read_text() for p in (PACKAGE / "tools").glob("*.py"))
-    for tool in TOOLS:
-        written = re.search(rf'@generated\("{tool}"\)\n    def {tool}\(\*\*params: Any\)', sources)
-        assert written, f"{tool} is not a decorated function in pwc_mcp/tools/"
-        after = sources[written.end() :]
-        assert re.match(r' -> ToolResult:\n        """', after), f"{tool} has no docstring"
+def tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text("utf-8"), str(path))
+
+
+def written_docstrings() -> dict[str, list[str]]:
+    """Function name -> the docstrings of every function of that name in pwc_mcp/tools/."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(TOOLS_DIR.glob("*.py")):
+        for node in ast.walk(tree(path)):
+            if isinstance(node, FUNCTIONS):
+                found.setdefault(node.name, []).append(ast.get_docstring(node) or "")
+    return found
+
+
+@pytest.mark.anyio
+async def test_every_tool_is_a_written_function_whose_docstring_is_its_description(
+    sample: RunningCatalog,
+) -> None:
+    written = written_docstrings()
+    async with Client(build_server(make_service(sample.url))) as client:
+        tools = await client.list_tools()
+    assert tools
+    for tool in tools:
+        assert len(written.get(tool.name, [])) == 1, f"{tool.name}: one function in pwc_mcp/tools/"
+        assert written[tool.name][0], f"{tool.name} has no docstring"
+        assert tool.description == written[tool.name][0], tool.name
+
+
+def private_uses(node: ast.AST) -> int:
+    return sum(
+        (isinstance(n, ast.Attribute) and n.attr in PRIVATE)
+        or (isinstance(n, ast.Constant) and n.value in PRIVATE)
+        for n in ast.walk(node)
+    )
 
 
 def test_private_fastmcp_attributes_are_touched_in_one_function() -> None:
-    places = [
-        f"{path.relative_to(PACKAGE)}:{number}"
-        for path in PACKAGE.rglob("*.py")
-        for number, line in enumerate(path.read_text().splitlines(), 1)
-        if PRIVATE.search(line)
-    ]
-    server = (PACKAGE / "server.py").read_text()
-    body = server[server.index("def _reach_inside(") :]
-    assert places and all(p.startswith("server.py:") for p in places), places
-    assert len(PRIVATE.findall(body)) == len(places), "private access outside _reach_inside"
+    modules = [path for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))]
+    uses = {path.relative_to(ROOT): n for path in modules if (n := private_uses(tree(path)))}
+    functions = [n for n in ast.walk(tree(SERVER)) if isinstance(n, FUNCTIONS)]
+    (reach,) = [function for function in functions if function.name == "_reach_inside"]
+    assert list(uses) == [SERVER.relative_to(ROOT)], uses
+    assert private_uses(reach) == uses[SERVER.relative_to(ROOT)], "private access elsewhere"

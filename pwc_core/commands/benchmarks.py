@@ -7,31 +7,26 @@ import argparse
 from typing import Any
 
 from pwc_core.board import leaderboard
-from pwc_core.commands import Catalog, handler
-from pwc_core.commands.common import (
-    extract_rows,
-    fetch_areas,
-    find_entity,
-    fold,
-    ordering,
-    q_search,
-    resolve_area,
-)
+from pwc_core.commands import Catalog, common, handler
 from pwc_core.errors import UpstreamShapeError, UsageError
-from pwc_core.routes import GENERAL, LIST, TAXONOMY, Route
+from pwc_core.replies import extract_rows
+from pwc_core.routes import routes
 from pwc_core.suggest import siblings
 from pwc_core.timeline import check_flags
 from pwc_core.transport import entity_segment
+from pwc_core.wording import Option, Words
 
 BENCHMARK_FIELDS = ("name", "full_name", "slug", "id")
 TRENDS_LIMIT = 100
 GROUPED_MIN_EVAL_COUNT = 2
 # The catalog routes these commands read (evaluations/ also for `paper evaluations`).
-ROUTES = (
-    Route("datasets/", LIST, GENERAL),
-    Route("datasets/{id}/evaluations/", LIST, GENERAL),
-    Route("evaluations/", LIST, GENERAL),
-    Route("areas/with-task-benchmarks/", LIST, TAXONOMY),
+ROUTES = routes(
+    """
+    datasets/                     list  general
+    datasets/{id}/evaluations/    list  general
+    evaluations/                  list  general
+    areas/with-task-benchmarks/   list  taxonomy
+    """
 )
 
 
@@ -56,11 +51,11 @@ def _int(value: Any) -> int | None:
 def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     name = (args.name or "").strip()
     if not name:
-        raise UsageError("benchmark inspection requires --name")
+        raise UsageError(Words("benchmark inspection requires {}", Option("--name")))
     check_flags(args)
-    search = q_search(client, "datasets/", {"page": 1, "page_size": 100})
+    search = common.q_search(client, "datasets/", {"page": 1, "page_size": 100})
     rows = search(name)
-    found = find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark", search=search)
+    found = common.find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark", search=search)
     data = leaderboard(client, args, found, metric_mode(args))
     # the other benchmarks of the lookup that contain its name: "Penn Treebank (Word Level)"
     data["similar_benchmarks"] = siblings(rows, found)
@@ -94,7 +89,9 @@ def benchmark_list(args: argparse.Namespace, client: Catalog) -> Any:
         raise UsageError("--max-parameters is only valid with benchmark --name")
     filtered = flat_filters(args)
     if args.area and filtered:
-        raise UsageError("--area cannot be combined with task/search/pagination filters")
+        raise UsageError(
+            Words("{} cannot be combined with task/search/pagination filters", Option("--area"))
+        )
     if args.area and args.flat:
         raise UsageError("--area cannot be combined with --flat; --area selects grouped output")
     if not filtered and (args.group_by_area or args.area):
@@ -102,7 +99,9 @@ def benchmark_list(args: argparse.Namespace, client: Catalog) -> Any:
     if trending_mode(args):
         return _trending(args, client)
     if args.order_by == "trending":
-        raise UsageError("--order-by trending requires --task")
+        raise UsageError(
+            Words("{} requires {}", Option("--order-by", "trending"), Option("--task"))
+        )
     return client.get_json(
         "datasets/",
         {
@@ -113,7 +112,7 @@ def benchmark_list(args: argparse.Namespace, client: Catalog) -> Any:
             "include_descendants": args.include_descendants,
             "min_eval_count": args.min_eval_count,
             "is_open": args.is_open,
-            "ordering": ordering(args.order_by or "name", args.order_dir),
+            "ordering": common.ordering(args.order_by or "name", args.order_dir),
         },
     )
 
@@ -127,7 +126,7 @@ def _grouped(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     areas, _ = extract_rows(payload)
     if args.area:
         # resolved against every area of the catalog: one without benchmarks is empty, not unknown
-        wanted = resolve_area(fetch_areas(client), args.area)
+        wanted = common.resolve_area(common.fetch_areas(client), args.area)
         areas = [a for a in areas if str(a.get("id")) == wanted]
     benchmarks = sum(
         len(t.get("benchmarks") or [])
@@ -152,11 +151,12 @@ def _trending(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
         raise UpstreamShapeError("API response did not contain benchmark trends")
     rows = [row for row in payload["results"] if isinstance(row, dict)]
     if args.search:
-        needle = fold(args.search)
+        needle = common.fold(args.search)
         rows = [
             r
             for r in rows
-            if needle in fold(" ".join(str(r.get(k) or "") for k in ("name", "full_name", "slug")))
+            if needle
+            in common.fold(" ".join(str(r.get(k) or "") for k in ("name", "full_name", "slug")))
         ]
     if args.min_eval_count is not None:
         rows = [

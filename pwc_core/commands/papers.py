@@ -7,25 +7,29 @@ import argparse
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from pwc_core import degraded
 from pwc_core.citations import citation
 from pwc_core.commands import Catalog, handler
-from pwc_core.commands.common import extract_rows, fold, require_object
+from pwc_core.commands.common import fold
 from pwc_core.errors import (
+    AmbiguousError,
     HTTPStatusError,
     NotFoundError,
     UnconfirmedFilter,
     UpstreamShapeError,
     UsageError,
 )
+from pwc_core.replies import extract_rows, require_object
 from pwc_core.resolution import OutsideCatalog, about_paper, outside_catalog, resolve_in_catalog
-from pwc_core.routes import ANY, GENERAL, LIST, OBJECT, PUBLIC_METADATA, SEARCH, Route
+from pwc_core.routes import routes
 from pwc_core.scan import INCOMPLETE, scan
 from pwc_core.text import cell_text
 from pwc_core.transport import paper_segment
 from pwc_core.values import MAX_AUTHORS
+from pwc_core.wording import Ambiguity, Candidate, Option, Words
 
 EVALUATION_PAGE_SIZE = 100
 EVALUATION_PAGES = 100  # a paper's evaluations are read whole, up to this many pages
@@ -33,23 +37,31 @@ EVALUATION_ORDERING = "-benchmark_popularity"
 CATALOG_FILTERS = ("task", "method", "conference", "framework", "organization")
 _SPACE = re.compile(r"\s+")
 # The catalog routes these commands read, paper resolution (pwc_core.resolution) included.
-ROUTES = (
-    Route("papers/search", LIST, SEARCH),
-    Route("papers/", LIST, SEARCH),
-    Route("papers/recent", LIST, SEARCH),
-    Route("papers/trending", LIST, SEARCH),
-    Route("papers/{ref}", OBJECT, GENERAL),
-    Route("papers/{ref}/related", LIST, GENERAL),
-    Route("research/papers/{ref}/lineage", OBJECT, GENERAL),
-    Route("research/papers/{ref}/read", ANY, GENERAL),
-    Route("papers/{ref}/public-metadata", OBJECT, PUBLIC_METADATA),
-    Route("papers/public-metadata/search", LIST, PUBLIC_METADATA),
+ROUTES = routes(
+    """
+    papers/search                   list    search
+    papers/                         list    search
+    papers/recent                   list    search
+    papers/trending                 list    search
+    papers/{ref}                    object  general
+    papers/{ref}/related            list    general
+    research/papers/{ref}/lineage   object  general
+    research/papers/{ref}/read      any     general
+    papers/{ref}/public-metadata    object  public_metadata
+    papers/public-metadata/search   list    public_metadata
+    """
 )
 
 
 def check_dates(args: argparse.Namespace) -> None:
     if args.start_date and args.end_date and args.start_date > args.end_date:
-        raise UsageError("start date must be on or before end date")
+        raise UsageError(
+            Words(
+                "{} must be on or before {}",
+                Option("--start-date", cli="start date"),
+                Option("--end-date", cli="end date"),
+            )
+        )
 
 
 def _confirmed_true(value: Any) -> bool:
@@ -186,7 +198,7 @@ def paper_read(args: argparse.Namespace, client: Catalog) -> Any:
     from pwc_core import outline
 
     if args.outline and args.section:
-        raise UsageError("--outline and --section cannot be combined")
+        raise UsageError(outline.OUTLINE_OR_SECTION)
     reply, reference = about_paper(
         client,
         resolve_in_catalog(client, args.paper),
@@ -213,7 +225,9 @@ def requested_filters(args: argparse.Namespace) -> dict[str, str]:
     return wanted
 
 
-def _author_usage_error(error: HTTPStatusError) -> UsageError:
+def _author_usage_error(
+    error: HTTPStatusError, client: Catalog, requested: list[str]
+) -> UsageError:
     try:
         body = json.loads(error.detail)
     except ValueError:
@@ -223,17 +237,48 @@ def _author_usage_error(error: HTTPStatusError) -> UsageError:
         return UsageError(detail)
     if isinstance(detail, dict) and detail.get("code") == "ambiguous_author":
         reference = str(detail.get("reference") or "Author")
-        options = []
-        for candidate in detail.get("candidates") or []:
-            if not isinstance(candidate, dict) or not str(candidate.get("id", "")).isdigit():
-                continue
-            name = candidate.get("name") or reference
+        found = [
+            c
+            for c in detail.get("candidates") or []
+            if isinstance(c, dict) and str(c.get("id", "")).isdigit()
+        ]
+        options, candidates = [], []
+        for candidate in found:
+            name = str(candidate.get("name") or reference)
             hf = candidate.get("hf_username")
             suffix = f", @{hf}" if hf else ""
             options.append(f"--author {candidate['id']} ({name}{suffix})")
+            candidates.append(Candidate(str(candidate["id"]), name, (f"@{hf}",) if hf else ()))
         retry = f"; retry with {' or '.join(options)}" if options else ""
-        return UsageError(f"{reference} is ambiguous{retry}")
+        # the catalog echoes the filter; a tool says it back as the caller spelt it
+        typed = next((a for a in requested if fold(a) == fold(reference)), reference)
+        return AmbiguousError(
+            f"{reference} is ambiguous{retry}",
+            Ambiguity(
+                "--author",
+                typed,
+                "catalog authors",
+                tuple(candidates),
+                describe=lambda c: _with_paper_count(client, c),
+            ),
+        )
     return UsageError(f"author filter request failed ({error.status})")
+
+
+def _with_paper_count(client: Catalog, candidate: Candidate) -> Candidate:
+    """The author's paper count, for a tool's ambiguity message: one request, trusted only
+    when the catalog confirms that it filtered by this author."""
+    payload = client.get_json("papers/", {"author": candidate.value, "page": 1, "page_size": 1})
+    applied = payload.get("applied_filters") if isinstance(payload, dict) else None
+    authors = applied.get("authors") if isinstance(applied, dict) else None
+    count = payload.get("count") if isinstance(payload, dict) else None
+    confirmed = isinstance(authors, list) and any(
+        isinstance(a, dict) and str(a.get("id")) == candidate.value for a in authors
+    )
+    if not confirmed or not isinstance(count, int) or isinstance(count, bool):
+        return candidate
+    papers = f"{count} paper{'' if count == 1 else 's'}"
+    return replace(candidate, traits=(*candidate.traits, papers))
 
 
 def _author_matches(requested: str, author: dict[str, Any]) -> bool:
@@ -257,8 +302,11 @@ def _confirm_authors(payload: Any, requested: list[str]) -> None:
     )
     if not valid or not all(any(_author_matches(r.strip(), a) for a in authors) for r in requested):
         raise UnconfirmedFilter(
-            "Papers API did not confirm the requested author filters; "
-            "the server must be upgraded before using --author"
+            Words(
+                "Papers API did not confirm the requested author filters; the server must be "
+                "upgraded before using {}",
+                Option("--author"),
+            )
         )
 
 
@@ -287,7 +335,7 @@ def paper_list(args: argparse.Namespace, client: Catalog) -> Any:
         payload = client.get_json("papers/", params)
     except HTTPStatusError as error:
         if authors and error.status in (404, 409, 422):
-            raise _author_usage_error(error) from None
+            raise _author_usage_error(error, client, authors) from None
         raise
     extract_rows(payload)
     if wanted:

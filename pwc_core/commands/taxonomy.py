@@ -8,46 +8,50 @@ from typing import Any
 
 from pwc_core.commands import Catalog, handler
 from pwc_core.commands.common import (
-    extract_rows,
     fetch_areas,
     find_entity,
     fold,
     ordering,
     q_search,
-    require_object,
     resolve_area,
 )
 from pwc_core.errors import UpstreamShapeError, UsageError
-from pwc_core.routes import LIST, OBJECT, RESULTS, TAXONOMY, Route
+from pwc_core.replies import extract_rows, require_object
+from pwc_core.routes import routes
 from pwc_core.transport import entity_segment
+from pwc_core.wording import Option, Words
 
 LOOKUP = {"page": 1, "page_size": 100}
 SHAPE = "API returned an unexpected response shape"
 COMMON_METHODS = 8
 PAPER_SAMPLE_SHOWN = 10
+# the grouped listing, and its way out: `--flat` in the CLI, `group_by_area: false` in a tool
+GROUPED, FLAT = Option("--group-by-area"), Option("--group-by-area", False, cli="--flat")
 # The catalog routes these commands read (areas/ also for the benchmark commands' --area).
-ROUTES = (
-    Route("areas/", LIST, TAXONOMY),
-    Route("areas/with-tasks/", LIST, TAXONOMY),
-    Route("tasks/", LIST, TAXONOMY),
-    Route("tasks/{id}", OBJECT, TAXONOMY),
-    Route("tasks/{id}/page", OBJECT, TAXONOMY),
-    Route("tasks/{id}/papers", LIST, TAXONOMY),
-    Route("tasks/{ref}/trending-benchmarks", RESULTS, TAXONOMY),
-    Route("methods/", LIST, TAXONOMY),
-    Route("methods/{id}", OBJECT, TAXONOMY),
-    Route("conferences/", LIST, TAXONOMY),
-    Route("conferences/{id}", OBJECT, TAXONOMY),
-    Route("organizations/", LIST, TAXONOMY),
-    Route("organizations/{id}", OBJECT, TAXONOMY),
-    Route("frameworks/", OBJECT, TAXONOMY),
+ROUTES = routes(
+    """
+    areas/                            list     taxonomy
+    areas/with-tasks/                 list     taxonomy
+    tasks/                            list     taxonomy
+    tasks/{id}                        object   taxonomy
+    tasks/{id}/page                   object   taxonomy
+    tasks/{id}/papers                 list     taxonomy
+    tasks/{ref}/trending-benchmarks   results  taxonomy
+    methods/                          list     taxonomy
+    methods/{id}                      object   taxonomy
+    conferences/                      list     taxonomy
+    conferences/{id}                  object   taxonomy
+    organizations/                    list     taxonomy
+    organizations/{id}                object   taxonomy
+    frameworks/                       object   taxonomy
+    """
 )
 
 
 def _required_name(args: argparse.Namespace, entity: str) -> str:
     name = (getattr(args, "name", None) or "").strip()
     if not name:
-        raise UsageError(f"{entity} inspection requires --name")
+        raise UsageError(Words(f"{entity} inspection requires {{}}", Option("--name")))
     return name
 
 
@@ -208,12 +212,22 @@ def task_list(args: argparse.Namespace, client: Catalog) -> Any:
 def _grouped_tasks(args: argparse.Namespace, client: Catalog, default_page: bool) -> dict[str, Any]:
     if not default_page or args.level is not None:
         raise UsageError(
-            "--group-by-area cannot be combined with pagination or --level; "
-            "use --flat for the complete task endpoint"
+            Words(
+                "{} cannot be combined with pagination or {}; use {} for the complete task "
+                "endpoint",
+                GROUPED,
+                Option("--level"),
+                FLAT,
+            )
         )
     if args.search:
         raise UsageError(
-            "--group-by-area cannot be combined with --search; use --flat to search tasks"
+            Words(
+                "{} cannot be combined with {}; use {} to search tasks",
+                GROUPED,
+                Option("--search"),
+                FLAT,
+            )
         )
     rows, _ = extract_rows(client.get_json("areas/with-tasks/"))
     if args.area:

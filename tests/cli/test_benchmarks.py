@@ -706,18 +706,10 @@ def test_list_task_table_and_hint(pwc, api) -> None:
     api.get("tasks/12/trending-benchmarks").respond(json=body)
     result = pwc("benchmark", "list", "--task", "12", "--page-size", "2")
     lines = result.out.splitlines()
-    assert lines[0].split("\t") == [
-        "id",
-        "slug",
-        "name",
-        "description",
-        "hf_url",
-        "recent_papers",
-        "ranking_score",
-        "best_model",
-        "paper_title",
-        "code",
-    ]
+    assert lines[0] == (  # the TSV header, as printed
+        "id\tslug\tname\tdescription\thf_url\trecent_papers\tranking_score\tbest_model\t"
+        "paper_title\tcode"
+    )
     assert "\t4.1187\tCoCa (finetuned)\t" in lines[1]
     assert "\t0.0171\tViT-H/14\t" in lines[2]
     assert len(lines) == 3

@@ -3,45 +3,54 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
 
-from pwc_mcp.params import TOOLS
+from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.telemetry import configure_logging
 from tests.helpers import wait_until
 from tests.helpers.e2e import RPC_HEADERS, rpc
 
-SECRET = "zq7781"  # appears in every argument below, and must appear in no log record
-CALLS = {
-    "search_papers": {"query": f"{SECRET} transformer"},
-    "get_paper_info": {"paper": f"A Paper Called {SECRET}"},
-    "get_paper_evaluations": {"paper": f"2999.{SECRET[-4:]}1"},
-    "read_paper": {"paper": f"{SECRET} paper"},
-    "list_papers": {"search": SECRET, "task": f"task-{SECRET}"},
-    "list_recent_papers": {"limit": 3},
-    "list_trending_papers": {"limit": 3},
-    "get_related_papers": {"paper": f"Related {SECRET}"},
-    "get_paper_lineage": {"paper": f"Lineage {SECRET}"},
-    "get_task": {"task": f"task-{SECRET}"},
-    "list_tasks": {"search": SECRET},
-    "get_method": {"method": f"method-{SECRET}"},
-    "list_methods": {"search": SECRET},
-    "get_conference": {"conference": f"conf-{SECRET}"},
-    "list_conferences": {"year": 2017},
-    "get_organization": {"organization": f"org-{SECRET}"},
-    "list_organizations": {"featured_only": True},
-    "get_framework": {"framework": f"fw-{SECRET}"},
-    "list_frameworks": {"platform": f"plat-{SECRET}"},
-    "get_benchmark": {"benchmark": "imagenet", "sort_metric": f"metric-{SECRET}"},
-    "list_benchmarks": {"search": SECRET},
-}
+SECRET = "zq7781"  # in every request's headers and each text argument below; in no log record
+
+
+def _tainted(value: Any) -> Iterator[Any]:
+    """`value` once for each text it holds (a mapping's keys too), that text carrying SECRET."""
+    if isinstance(value, str):
+        yield f"{value} {SECRET}"
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            for variant in _tainted(item):
+                yield [*value[:index], variant, *value[index + 1 :]]
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield {f"{k} {SECRET}" if k == key else k: v for k, v in value.items()}
+            for variant in _tainted(item):
+                yield {**value, key: variant}
+
+
+def _calls() -> list[tuple[str, dict[str, Any]]]:
+    """Every example of the one table (pwc_mcp/examples.py), as it is (valid values reach the
+    handlers' deep paths), then once for each text argument with SECRET in it."""
+    examples = [(tool, example) for tool, group in TOOL_EXAMPLES.items() for example in group]
+    return examples + [
+        (tool, {**example, name: variant})
+        for tool, example in examples
+        for name, value in example.items()
+        for variant in _tainted(value)
+    ]
+
+
+CALLS = _calls()
 
 
 def test_logs_carry_no_queries_references_or_addresses(
     server, caplog: pytest.LogCaptureFixture
 ) -> None:
-    assert set(CALLS) == set(TOOLS)
+    assert sum(SECRET in repr(arguments) for _, arguments in CALLS) >= len(TOOL_EXAMPLES)
     configure_logging("DEBUG")
     caplog.set_level(logging.DEBUG)
     headers = {
@@ -50,7 +59,7 @@ def test_logs_carry_no_queries_references_or_addresses(
         "Authorization": f"Bearer {SECRET}",
     }
     with httpx.Client(base_url=server.origin, timeout=30) as http:
-        for index, (tool, arguments) in enumerate(CALLS.items()):
+        for index, (tool, arguments) in enumerate(CALLS):
             answer = http.post(
                 "/mcp",
                 json=rpc("tools/call", {"name": tool, "arguments": arguments}, rpc_id=index),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import re
 
@@ -48,9 +49,15 @@ def test_every_field_the_environment_sets_is_declared_once() -> None:
 
 def test_every_variable_the_packages_name_is_documented() -> None:
     documented = {s.env for s in SETTINGS} | {d.env for d in READ_ELSEWHERE}
-    named = set()
-    for path in [p for package in PACKAGES for p in ROOT.glob(f"{package}/**/*.py")]:
-        named |= set(re.findall(r"[\"'](PWC_[A-Z0-9_]+)[\"']", path.read_text(encoding="utf-8")))
+    named = {
+        node.value
+        for package in PACKAGES
+        for path in ROOT.glob(f"{package}/**/*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and re.fullmatch(r"PWC_[A-Z0-9_]+", node.value)
+    }
     assert {"PWC_API_URL", cli.SAMPLE_PORT_ENV} <= named
     assert named <= documented, named - documented
 

@@ -1,7 +1,8 @@
 """Every tool's text stands alone (issue #16): a content-only cached_client shows the model only the
 text, so it names every returned row with its identifier and the numbers that matter, says what
 is not in the catalog, and stays compact. Checked for every tool through a real MCP cached_client
-against the sample catalog: the identifiers come from the result's own structuredContent."""
+against the sample catalog: the identifiers come from the result's own structuredContent (the
+rows of its `data`, with the numbers its projection adds)."""
 
 from __future__ import annotations
 
@@ -10,41 +11,15 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.params import TOOLS
-from tests.helpers.mcp import call
+from pwc_mcp.examples import TOOL_EXAMPLES
+from tests.helpers.mcp import call, scored_rows
 
 pytestmark = pytest.mark.anyio
 COMPACT = 4096  # bytes: "a few KB"
 
-CALLS: list[tuple[str, dict[str, Any]]] = [
-    ("search_papers", {"query": "transformer"}),
-    ("get_paper_info", {"paper": "1706.03762"}),
-    ("get_paper_info", {"paper": "1706.03762", "include_resources": True, "repo_limit": 3}),
-    ("get_paper_info", {"paper": "1706.03762", "include_evaluations": True}),
-    ("get_paper_info", {"paper": "10.1038/nature16961"}),
-    ("get_paper_evaluations", {"paper": "1706.03762"}),
-    ("read_paper", {"paper": "904512"}),
-    ("list_papers", {"task": "image-classification"}),
-    ("list_recent_papers", {"limit": 25}),
-    ("list_trending_papers", {}),
-    ("get_related_papers", {"paper": "2010.11929"}),
-    ("get_paper_lineage", {"paper": "BERT"}),
-    ("get_task", {"task": "image-classification"}),
-    ("list_tasks", {}),
-    ("list_tasks", {"group_by_area": True}),
-    ("get_method", {"method": "transformer"}),
-    ("list_methods", {}),
-    ("get_conference", {"conference": "neurips-2017"}),
-    ("list_conferences", {}),
-    ("get_organization", {"organization": "google"}),
-    ("list_organizations", {}),
-    ("get_framework", {"framework": "pytorch"}),
-    ("list_frameworks", {}),
-    ("get_benchmark", {"benchmark": "imagenet"}),
-    ("get_benchmark", {"benchmark": "ImageNet", "sort_metric": "Top 1 Accuracy", "limit": 5}),
-    ("list_benchmarks", {"search": "image"}),
-    ("list_benchmarks", {"group_by_area": True}),
-]
+# Every example of the one table (pwc_mcp/examples.py); a text shape worth checking is an
+# example there. Calls without arguments are derived from tools/list below.
+CALLS = [(tool, example) for tool, examples in TOOL_EXAMPLES.items() for example in examples]
 
 
 def number(value: Any) -> str:
@@ -69,33 +44,67 @@ def evaluation_ids(row: dict[str, Any]) -> list[str]:
     return [row["model_name"], *values, *ranks]
 
 
-def identifiers(structured: dict[str, Any]) -> list[str]:
-    """What names each returned row, read from the structured content alone."""
+def rows_of(data: Any, key: str = "results") -> list[dict[str, Any]]:
+    return data if isinstance(data, list) else data.get(key, [])
+
+
+def identifiers(tool: str, structured: dict[str, Any]) -> list[str]:
+    """What names each returned row, read from the structured content alone: the rows of `data`
+    with what the projection adds (metric values as numbers)."""
+    data = structured["data"]
     found: list[str] = []
-    paper = structured.get("paper")
-    if isinstance(paper, dict):  # get_paper_info, get_paper_lineage
-        found += paper_ids(paper)
-        found += [r["url"] for r in paper.get("repositories", [])]
-        found += [a["url"] for a in paper.get("available_at", [])]
-    for key in ("predecessors", "successors"):
-        found += [i for row in structured.get(key, []) for i in paper_ids(row)]
-    bench = structured.get("benchmark")
-    if isinstance(bench, dict):
-        found += record_ids(bench)
-    for row in structured.get("evaluations", []):
-        found += evaluation_ids(row)
-        found += [row["benchmark"]] if "paper" in structured else []
-    evaluations = structured["data"].get("evaluations") if "paper" in structured else None
-    if isinstance(evaluations, dict):  # get_paper_info with include_evaluations
-        found += [row["model_name"] for row in evaluations["results"]]
-    for row in structured.get("items", []):
-        found += paper_ids(row) if "title" in row else record_ids(row)
-    item = structured.get("item")
-    if isinstance(item, dict):
-        found += record_ids(item)
+    if tool == "get_paper_info":
+        found += paper_ids(data)
+        found += [r["url"] for r in data.get("repositories", [])]
+        found += [a["url"] for a in data.get("available_at", [])]
+        if isinstance(data.get("evaluations"), dict):  # with include_evaluations
+            found += [row["model_name"] for row in data["evaluations"]["results"]]
+    elif tool == "get_paper_lineage":
+        found += paper_ids(data["paper"])
+        for key in ("predecessors", "successors"):
+            found += [i for row in data.get(key, []) for i in paper_ids(row)]
+    elif tool in ("get_benchmark", "get_paper_evaluations"):
+        if tool == "get_benchmark":
+            found += record_ids(data["benchmark"])
+        for row in scored_rows(structured):
+            found += evaluation_ids(row)
+            found += [row["dataset_name"]] if tool == "get_paper_evaluations" else []
+    elif tool == "get_task":
+        found += record_ids(data["task"])
         for key in ("benchmarks", "children", "parents", "common_methods"):
-            found += [i for row in item.get(key, []) for i in record_ids(row)]
+            found += [i for row in data.get(key, []) for i in record_ids(row)]
+    elif tool.startswith("get_") and tool != "get_related_papers":  # a record, maybe by kind
+        found += record_ids(data.get(tool.removeprefix("get_"), data))
+    else:
+        for row in rows_of(data):
+            nested = row.get("tasks")
+            if isinstance(nested, list):  # grouped by area: area -> tasks (-> benchmarks)
+                for task in nested:
+                    below = task.get("benchmarks")
+                    rows = below if isinstance(below, list) else [task]
+                    found += [i for r in rows for i in record_ids(r)]
+            else:
+                found += paper_ids(row) if "title" in row else record_ids(row)
     return [str(i) for i in found]
+
+
+async def names_every_row(client: Client, tool: str, arguments: dict[str, Any]) -> None:
+    structured, text = await call(client, tool, **arguments)
+    data = structured["data"]
+    if tool == "read_paper":  # the paper's own Markdown, whole, or its headings with their IDs
+        if "outline" in data:
+            assert all(f"{h['title']} (`{h['id']}`)" in text for h in data["outline"]), text
+        else:
+            assert text.startswith(data["markdown"]), "the chunk whole, then any continuation note"
+        return
+    if "citation" in structured:  # what was asked for, ready to paste
+        assert structured["citation"]["text"].strip() in text
+        return
+    wanted = identifiers(tool, structured)
+    assert wanted or text.startswith("Found 0 "), "the call returns rows to look for"
+    missing = [i for i in wanted if i not in text]
+    assert not missing, f"{tool}: the text omits {missing}\n{text}"
+    assert len(text.encode()) < COMPACT
 
 
 @pytest.mark.parametrize(
@@ -104,29 +113,27 @@ def identifiers(structured: dict[str, Any]) -> list[str]:
 async def test_the_text_names_every_returned_row(
     cached_client: Client, tool: str, arguments: dict[str, Any]
 ) -> None:
-    structured, text = await call(cached_client, tool, **arguments)
-    if tool == "read_paper":  # the paper's own Markdown, whole
-        assert text == structured["data"]["markdown"]
-        return
-    wanted = identifiers(structured)
-    assert wanted or tool == "list_trending_papers", "the call returns rows to look for"
-    missing = [i for i in wanted if i not in text]
-    assert not missing, f"{tool}: the text omits {missing}\n{text}"
-    assert len(text.encode()) < COMPACT
+    await names_every_row(cached_client, tool, arguments)
 
 
-def test_every_tool_is_checked() -> None:
-    assert {tool for tool, _ in CALLS} == set(TOOLS)
+async def test_the_text_of_a_call_without_arguments_names_every_returned_row(
+    cached_client: Client,
+) -> None:
+    tools = await cached_client.list_tools()
+    bare = [tool.name for tool in tools if not tool.input_schema.get("required")]
+    assert "list_tasks" in bare and "list_frameworks" in bare
+    for tool in bare:
+        await names_every_row(cached_client, tool, {})
 
 
 async def test_an_empty_list_says_zero(cached_client: Client) -> None:
     structured, text = await call(cached_client, "list_trending_papers", max_age_days=1)
-    assert structured["items"] == [] and text.startswith("Found 0 papers")
+    assert structured["data"] == [] and text.startswith("Found 0 papers")
 
 
 async def test_a_paper_outside_the_catalog_says_so(cached_client: Client) -> None:
     structured, text = await call(cached_client, "get_paper_info", paper="10.1038/nature16961")
-    assert structured["paper"]["in_catalog"] is False
+    assert structured["data"]["in_catalog"] is False
     assert "Not in the Papers With Code catalog" in text
     _, inside = await call(cached_client, "get_paper_info", paper="1706.03762")
     assert "Not in the" not in inside
@@ -134,7 +141,7 @@ async def test_a_paper_outside_the_catalog_says_so(cached_client: Client) -> Non
 
 async def test_a_leaderboard_text_follows_the_rows_order(cached_client: Client) -> None:
     structured, text = await call(cached_client, "get_benchmark", benchmark="imagenet")
-    models = [row["model_name"] for row in structured["evaluations"]]
+    models = [row["model_name"] for row in structured["data"]["results"]]
     lines = [line for line in text.splitlines() if line.startswith("- ")]
     assert len(lines) == len(models)
     assert all(line.startswith(f"- {name}:") for line, name in zip(lines, models, strict=True))

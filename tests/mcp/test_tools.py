@@ -5,18 +5,25 @@ from __future__ import annotations
 import json
 
 import pytest
-from fastmcp import Client
+from fastmcp import Client, FastMCP
+from mcp import MCPError
 
+from pwc_mcp import prompts
 from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
+from pwc_mcp.prompts import Prompt
 from pwc_mcp.sample import RunningCatalog
-from tests.helpers import ROOT
-from tests.helpers.mcp import ROUND_GROWTH, ROUND_START_TOOLS_LIST, call, error_of, is_json
+from tests.helpers.mcp import (
+    call,
+    error_of,
+    is_json,
+    scored_rows,
+)
 
 pytestmark = pytest.mark.anyio
 
 
-async def test_twenty_one_annotated_tools(client: Client) -> None:
+async def test_every_tool_is_annotated_read_only(client: Client) -> None:
     tools = await client.list_tools()
     assert sorted(t.name for t in tools) == sorted(TOOLS)
     for tool in tools:
@@ -30,15 +37,6 @@ async def test_twenty_one_annotated_tools(client: Client) -> None:
         assert tool.description and len(tool.description) > 20
         assert tool.output_schema and "data" in tool.output_schema["properties"]
         assert "schema_version" in tool.output_schema["properties"]
-
-
-async def test_tools_list_is_lean(client: Client) -> None:
-    tools = await client.list_tools()
-    dumped = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
-    size = len(json.dumps(dumped, separators=(",", ":")))
-    assert size <= ROUND_START_TOOLS_LIST["compact"] + ROUND_GROWTH, size
-    readme = (ROOT / "README.md").read_text("utf-8")
-    assert f"Ours weighs\n{size:,} bytes" in readme, "README's lean tool catalog figure"
 
 
 async def test_limits_are_capped_at_25_on_every_list_tool(client: Client) -> None:
@@ -79,15 +77,29 @@ async def test_every_tool_returns_structured_content_with_data(
 
 async def test_paper_info_is_compact_and_official_first(client: Client) -> None:
     compact, text = await call(client, "get_paper_info", paper="1706.03762")
-    paper = compact["paper"]
+    paper = compact["data"]
     assert paper["title"] == "Attention Is All You Need" and text.startswith("## Attention")
-    assert all(r["is_official"] for r in paper["repositories"])
-    assert paper["hf_models"] == [] and paper["project_pages"] == []
+    assert paper["repositories"] and all(r["is_official"] for r in paper["repositories"])
+    assert "hf_models" not in paper and "project_pages" not in paper
     full, _ = await call(
         client, "get_paper_info", paper="1706.03762", include_resources=True, repo_limit=2
     )
-    repositories = full["paper"]["repositories"]
-    assert 0 < len(repositories) <= 2 and repositories[0]["is_official"]
+    repositories = full["data"]["repositories"]
+    assert len(repositories) == 2 and repositories[0]["is_official"]
+    assert not repositories[1]["is_official"], "the next best: the upstream's order after it"
+
+
+async def test_a_task_holds_as_many_benchmarks_as_asked(client: Client) -> None:
+    """benchmark_limit bounds `data` itself, the one copy a structured-only client reads."""
+    whole, _ = await call(client, "get_task", task="image-classification", benchmark_limit=10)
+    count = len(whole["data"]["benchmarks"])
+    structured, text = await call(
+        client, "get_task", task="image-classification", benchmark_limit=1
+    )
+    data = structured["data"]
+    assert count > 1 and [b["slug"] for b in data["benchmarks"]] == ["imagenet"]
+    assert (data["truncated"], data["benchmarks_count"]) == (True, count)
+    assert "- ImageNet (`imagenet`)" in text and "CIFAR-10" not in text
 
 
 async def test_leaderboard_with_constraints(client: Client) -> None:
@@ -100,13 +112,13 @@ async def test_leaderboard_with_constraints(client: Client) -> None:
         sort_metric="Top 1 Accuracy",
         limit=5,
     )
-    rows = structured["evaluations"]
+    rows = scored_rows(structured)
     assert rows and len(rows) <= 5
     assert all(r["num_parameters"] is not None and r["num_parameters"] <= 100_000_000 for r in rows)
     scores = [r["metrics"]["Top 1 Accuracy"] for r in rows]
     assert scores == sorted(scores, reverse=True) and min(scores) >= 70
     assert structured["matched_count"] >= len(rows)
-    assert structured["metric_directions"].get("Top 1 Accuracy") == "higher"
+    assert structured["data"]["metric_directions"].get("Top 1 Accuracy") == "higher"
     assert text.startswith("## ImageNet")
 
 
@@ -117,7 +129,7 @@ async def test_pareto_selection(client: Client) -> None:
         benchmark="imagenet",
         pareto=["Top 1 Accuracy:higher", "GFLOPs:lower"],
     )
-    rows = structured["evaluations"]
+    rows = scored_rows(structured)
     assert rows
     for a in rows:
         for b in rows:
@@ -139,7 +151,8 @@ async def test_pareto_selection(client: Client) -> None:
         (
             "get_paper_info",
             {"paper": "Neural Architecture Search with Reinforcement Learning"},
-            "ambiguous: Paper title is ambiguous",
+            'ambiguous: paper "Neural Architecture Search with Reinforcement Learning" matches 2 '
+            "catalog papers; retry with paper:",
         ),
         ("get_paper_info", {"paper": "9999.99999"}, "not_found: "),
         (
@@ -150,7 +163,7 @@ async def test_pareto_selection(client: Client) -> None:
         (
             "get_benchmark",
             {"benchmark": "imagenet", "sort_metric": "latency"},
-            "invalid_argument: unknown metric(s): latency; available metrics: ",
+            'invalid_argument: unknown metric(s): sort_metric "latency"; available metrics: ',
         ),
         (
             "get_paper_info",
@@ -160,7 +173,7 @@ async def test_pareto_selection(client: Client) -> None:
         (
             "search_papers",
             {"query": "x", "published_after": "2021-02-01", "published_before": "2021-01-01"},
-            "invalid_argument: start date must be on or before end date",
+            "invalid_argument: published_after must be on or before published_before",
         ),
         (
             "search_papers",
@@ -204,19 +217,17 @@ async def test_resource_templates(client: Client) -> None:
     )
     assert all(t.title and t.description for t in templates)
     paper = json.loads((await client.read_resource("pwc://papers/1706.03762"))[0].text)
-    assert paper["paper"]["title"] == "Attention Is All You Need"
+    assert paper["data"]["title"] == "Attention Is All You Need"
     task = json.loads((await client.read_resource("pwc://tasks/image-classification"))[0].text)
-    assert task["item"]["slug"] == "image-classification"
+    assert task["data"]["task"]["slug"] == "image-classification"
     bench = json.loads((await client.read_resource("pwc://benchmarks/imagenet"))[0].text)
-    assert bench["benchmark"]["slug"] == "imagenet" and bench["evaluations"]
+    assert bench["data"]["benchmark"]["slug"] == "imagenet" and bench["evaluations"]
     markdown = (await client.read_resource("pwc://papers/904512/markdown"))[0].text
     assert markdown.startswith("#")
 
 
 @pytest.mark.parametrize("paper", ["1706.03762", "1706.03762v7", "48213"])
 async def test_long_markdown_resource_points_to_read_paper(client: Client, paper: str) -> None:
-    from mcp import MCPError
-
     with pytest.raises(MCPError, match="read_paper"):
         await client.read_resource(f"pwc://papers/{paper}/markdown")
 
@@ -238,6 +249,20 @@ async def test_prompts(client: Client) -> None:
     ):
         result = await client.get_prompt(name, {argument: "vision transformers"})
         assert "'vision transformers'" in result.messages[0].content.text
+
+
+async def test_a_prompt_is_one_row_of_the_table() -> None:
+    """A new row is all a prompt takes: listed with its one required argument, rendered from its
+    template with the stripped argument, and a blank argument is -32602 naming it."""
+    row = Prompt("survey_area", "Survey an area", "Survey one area.", "area", "Survey {area!r}.")
+    async with Client(FastMCP("test", providers=[prompts.build((row,))])) as client:
+        (listed,) = await client.list_prompts()
+        assert (listed.name, listed.title, listed.description) == row[:3]
+        assert [(a.name, a.required) for a in listed.arguments or []] == [("area", True)]
+        result = await client.get_prompt("survey_area", {"area": "  Vision "})
+        assert result.messages[0].content.text == "Survey 'Vision'."
+        with pytest.raises(MCPError, match="area must be 1 to 500 characters"):
+            await client.get_prompt("survey_area", {"area": " "})
 
 
 def _type_arrays(node: object, path: str = "") -> list[str]:

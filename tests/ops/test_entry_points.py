@@ -3,8 +3,8 @@ that cannot start is one line on stderr and a non-zero exit, never a traceback."
 
 from __future__ import annotations
 
+import ast
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -33,6 +33,7 @@ CASES = [
     ("bench.floor", ["ceiling", "--port", "99999"]),  # was a traceback from uvicorn
     ("bench.profile", ["floor", "--port", BUSY, "--out", "{tmp}/floor.prof"]),
     ("bench.profile", ["pwc"]),
+    ("bench.layers", ["--port", "99999"]),
     ("pwc_mcp.connect", ["no-such-command"]),
 ]
 PARAMS = [pytest.param(module, argv, id=f"{module} {' '.join(argv)}") for module, argv in CASES]
@@ -84,12 +85,21 @@ def test_a_bench_run_that_cannot_start_a_server_is_one_line(tmp_path: Path) -> N
     assert line.startswith("bench.cost: FAILED: ") and "exited early" in line, line
 
 
+def runs_as_main(path: Path) -> bool:
+    """Whether the module has a top-level `if __name__ == "__main__":` (read as syntax)."""
+    main = ast.parse('__name__ == "__main__"', mode="eval").body
+    tests = [
+        node.test for node in ast.parse(path.read_text("utf-8")).body if isinstance(node, ast.If)
+    ]
+    return any(ast.dump(test) == ast.dump(main) for test in tests)
+
+
 def entry_points() -> set[str]:
-    """Every module of the three packages that runs as `python -m`."""
+    """Every module of the packages and bench/ that runs as `python -m`."""
     found = set()
     for package in (*PACKAGES, "bench"):
         for path in (ROOT / package).rglob("*.py"):
-            if re.search(r'^if __name__ == "__main__":', path.read_text("utf-8"), re.M):
+            if runs_as_main(path):
                 parts = path.relative_to(ROOT).with_suffix("").parts
                 found.add(".".join(parts[:-1] if parts[-1] == "__main__" else parts))
     return found

@@ -12,7 +12,6 @@ import os
 import re
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,6 +26,9 @@ from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
 from tests.helpers import ROOT, free_port, wait_until
+from tests.helpers.ops import load_script
+
+listening = load_script("fastmcp_dev_probe").listening  # the probe's own readiness check
 
 INSPECT = "fastmcp inspect pwc_mcp/dev.py:mcp"
 RUN = "fastmcp run pwc_mcp/dev.py:mcp --transport http --port 8000"
@@ -81,16 +83,9 @@ def process_group(
                 process.wait(timeout=10)
 
 
-def listening(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
-
-
 def test_the_readme_gives_exactly_the_commands_these_checks_run() -> None:
-    documented = re.findall(r"`(fastmcp [^`]+)`", connect_section())
+    spans = re.findall(r"`(fastmcp [^`]+)`", connect_section())
+    documented = [" ".join(span.split()) for span in spans]  # a span may wrap across lines
     assert documented == [INSPECT, RUN, DEV.format(version=inspector_version())]
 
 
