@@ -1,9 +1,13 @@
-"""What a chart shows, from a leaderboard payload: the metric and its direction, the points
-(rows with a parameter count and a finite value), the Pareto frontier over (fewer parameters,
-better metric), the best point, what was left out, and the timeline's dated records.
+"""What a chart of a leaderboard shows, computed once from the payload and the request: the
+scatter's two axes, its points, the frontier and the best row, and the timeline's records and
+steps. The `--chart` SVG and the terminal step chart (pwc_cli/charts) draw it; so does the
+leaderboard app, from `to_json` in get_benchmark's structured content. Pure; no I/O.
 
-The scatter plots the metric the user named: `--metric` (the timeline's metric) when given,
-else the `--sort` metric, else the main task scope's primary metric. Pure; no I/O.
+The scatter: with a Pareto request, its first two objectives in their stated directions (the
+parameter count, if one, on x), and the frontier is the rows the handler returned, all of them
+(never a second computation). Otherwise the metric the user named (`--metric`, the timeline's,
+else the `--sort` metric, else the main task scope's primary metric) against the parameter
+count, with the frontier over (fewer parameters, better metric). Axes: pwc_core/chart_axes.py.
 """
 
 from __future__ import annotations
@@ -11,40 +15,82 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from pwc_core.chart_axes import Axis, DateAxis, axis_for, date_axis
 from pwc_core.errors import AmbiguousError
 from pwc_core.leaderboard import metric_direction
-from pwc_core.metrics import available_metrics, match_metric, metric_value
+from pwc_core.metrics import PARAMETERS, available_metrics, match_metric, metric_value
 from pwc_core.scopes import primary_metric
 
 MAX_RECORDS = 1000  # a timeline never holds more rows than a bounded scan reads
 LARGEST = 1e12  # a larger metric value is not a measurement: left out, not plotted
+X = TypeVar("X", float, dt.date)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the chart reads from the handler's arguments (the one place that reads them)."""
+
+    metric: str | None  # --metric, the timeline's
+    sort: str | None  # the --sort metric
+    pareto: tuple[tuple[str, str], ...]  # (metric, "higher" | "lower") objectives
+
+
+def request_of(args: argparse.Namespace | None) -> Request:
+    sort = getattr(args, "sort_metric", None)
+    return Request(
+        metric=getattr(args, "metric", None),
+        sort=sort[0] if sort else None,
+        pareto=tuple(getattr(args, "pareto", None) or ()),
+    )
 
 
 @dataclass(frozen=True)
 class Point:
-    """One plotted row: its parameter count, its metric value and what its tooltip says."""
+    """One plotted row: its two values and what its tooltip says."""
 
-    parameters: int
-    value: float
+    x: float
+    y: float
     model: str
     paper: str
     date: str
-    index: int  # its position in the payload's rows: a stable tie-break
+    index: int  # its position in the payload's rows: its identity, and a stable tie-break
 
 
 @dataclass(frozen=True)
 class Scatter:
-    metric: str | None
-    direction: str | None  # "higher", "lower", or None when the metric's name does not say
-    points: list[Point]
-    frontier: list[Point]  # fewest parameters first; each strictly better than the one before
-    best: Point | None
-    unsized: list[str]  # model names of rows with the metric but no parameter count
-    unvalued: int  # rows without a (finite) value of the metric
+    x: Axis
+    y: Axis
+    points: list[Point]  # in row order
+    frontier: list[Point]  # drawing order: better x first, each better in y than the one before
+    stepped: bool  # the frontier is a staircase in these two axes (two objectives, or size)
+    pareto: bool  # the frontier is the handler's Pareto front (else the size frontier)
+    best: int | None  # the row with the best y value (any row of the page), None if unknown
+    leader: tuple[str, float] | None  # that row's model name and y value
+    unsized: list[str]  # model names of rows with a y value but no x value
+    unvalued: int  # rows without a (finite) y value
+
+    @property
+    def metric(self) -> str | None:
+        return self.y.metric
+
+    @property
+    def direction(self) -> str | None:
+        return self.y.direction
+
+    @property
+    def best_point(self) -> Point | None:
+        return next((p for p in self.points if p.index == self.best), None)
+
+    def steps(self) -> list[tuple[float, float]]:
+        """The frontier's corners, held level to the axis' worse end after the last."""
+        if not self.stepped:
+            return []
+        end = self.x.low if self.x.reversed else self.x.high
+        return staircase([(p.x, p.y) for p in self.frontier], end)
 
 
 @dataclass(frozen=True)
@@ -53,6 +99,8 @@ class Record:
     value: float
     model: str
     paper: str
+    arxiv: str = ""
+    improvement: float | None = None  # over the record before (the handler's figure)
 
 
 @dataclass(frozen=True)
@@ -63,6 +111,26 @@ class Timeline:
     considered: int | None
     undated: int | None
     complete: bool
+    y: Axis
+    x: DateAxis | None  # None without records
+
+    def steps(self) -> list[tuple[dt.date, float]]:
+        """Each record's corner, held level to the date axis' end after the last."""
+        if self.x is None:
+            return []
+        return staircase([(r.date, r.value) for r in self.records], self.x.high)
+
+
+def staircase(corners: Sequence[tuple[X, float]], end: X) -> list[tuple[X, float]]:
+    """A step line through `corners` (in drawing order): across, then up or down to each."""
+    path: list[tuple[X, float]] = []
+    for x, y in corners:
+        if path:
+            path.append((x, path[-1][1]))
+        path.append((x, y))
+    if path:
+        path.append((end, path[-1][1]))
+    return path
 
 
 def _text(value: Any) -> str:
@@ -114,7 +182,14 @@ def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
         date = _date(item.get("date"))
         if value is not None and date is not None:
             records.append(
-                Record(date, value, _text(item.get("model_name")), _text(item.get("paper_title")))
+                Record(
+                    date,
+                    value,
+                    _text(item.get("model_name")),
+                    _text(item.get("paper_title")),
+                    _text(item.get("paper_arxiv_id")),
+                    _finite(metric_number(item.get("improvement"))),
+                )
             )
     records.sort(key=lambda r: r.date)
     metric, direction = head
@@ -125,6 +200,8 @@ def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
         considered=_count(raw.get("considered")),
         undated=_count(raw.get("undated")),
         complete=raw.get("complete") is not False,
+        y=axis_for(metric, direction, [r.value for r in records], "y"),
+        x=date_axis([r.date for r in records]) if records else None,
     )
 
 
@@ -143,21 +220,24 @@ def _date(value: Any) -> dt.date | None:
         return None
 
 
-def chosen_metric(payload: Mapping[str, Any], args: argparse.Namespace | None) -> str | None:
-    """The catalog's spelling of the metric to plot (see the module docstring)."""
+def _matched(request: str, rows: list[dict[str, Any]]) -> str:
+    """The catalog's spelling of a requested metric; the request itself when none matches."""
+    try:
+        found = match_metric(request, available_metrics(rows))
+    except AmbiguousError:  # the handler refuses it first; a chart never guesses
+        found = None
+    return found or request.strip()
+
+
+def chosen_metric(payload: Mapping[str, Any], asked: Request) -> str | None:
+    """The catalog's spelling of the metric to plot against size (see the module docstring)."""
     rows = rows_of(payload)
     timeline = _timeline_head(payload)
-    asked = getattr(args, "metric", None)
-    if asked and timeline is not None:
+    if asked.metric and timeline is not None:
         return timeline[0]
-    sort = getattr(args, "sort_metric", None)
-    for request in (asked, sort[0] if sort else None):
+    for request in (asked.metric, asked.sort):
         if isinstance(request, str) and request.strip():
-            try:
-                found = match_metric(request, available_metrics(rows))
-            except AmbiguousError:  # the handler refuses it first; a chart never guesses
-                found = None
-            return found or request.strip()
+            return _matched(request, rows)
     scopes = [s for s in payload.get("task_scopes") or [] if isinstance(s, dict)]
     main = next((s for s in scopes if s.get("main")), scopes[0] if scopes else None)
     if main and isinstance(main.get("primary_metric"), str):
@@ -177,52 +257,104 @@ def direction_of(metric: str, payload: Mapping[str, Any]) -> str | None:
     return metric_direction(metric)
 
 
+def _order(point: Point, x_direction: str | None, y_direction: str | None) -> tuple[float, ...]:
+    """Drawing order: better x first (fewer parameters), then better y, then row order."""
+    return (better(x_direction) * -point.x, better(y_direction) * -point.y, point.index)
+
+
 def frontier(points: list[Point], direction: str | None) -> list[Point]:
     """Best value for at most that many parameters: fewest parameters first, each point strictly
     better than every point with as many parameters or fewer."""
     if direction is None:
         return []
     sign = better(direction)
-    ordered = sorted(points, key=lambda p: (p.parameters, -sign * p.value, p.index))
     kept: list[Point] = []
-    for point in ordered:
-        if not kept or sign * point.value > sign * kept[-1].value:
+    for point in sorted(points, key=lambda p: _order(p, "lower", direction)):
+        if not kept or sign * point.y > sign * kept[-1].y:
             kept.append(point)
     return kept
 
 
+Objective = tuple[str | None, str | None]  # (metric, direction)
+
+
+def _axes(payload: Mapping[str, Any], asked: Request) -> tuple[Objective, Objective]:
+    """(y, x): a Pareto request's first objective that is not the parameter count on y, and the
+    parameter count (else its next objective) on x; else the chosen metric against the
+    parameter count, fewer being better."""
+    rows = rows_of(payload)
+    objectives: list[Objective] = [(_matched(name, rows), way) for name, way in asked.pareto]
+    if len(objectives) >= 2:
+        y = next((o for o in objectives if o[0] != PARAMETERS), objectives[0])
+        sized = [o for o in objectives if o[0] == PARAMETERS and o != y]
+        return y, sized[0] if sized else next(o for o in objectives if o != y)
+    metric = chosen_metric(payload, asked)
+    return (metric, direction_of(metric, payload) if metric else None), (PARAMETERS, "lower")
+
+
+def _best(
+    rows: list[dict[str, Any]], metric: str | None, direction: str | None
+) -> tuple[int, str, float] | None:
+    """The page's best row by `metric` (the first of equals, in the leaderboard's order): its
+    position, model name and value."""
+    if metric is None or direction is None:
+        return None
+    sign = better(direction)
+    found: tuple[int, str, float] | None = None
+    for index, row in enumerate(rows):
+        value = _finite(metric_value(row, metric))
+        if value is not None and (found is None or sign * value > sign * found[2]):
+            found = (index, _text(row.get("model_name")) or "unnamed", value)
+    return found
+
+
 def scatter(payload: Mapping[str, Any], args: argparse.Namespace | None = None) -> Scatter:
-    metric = chosen_metric(payload, args)
-    direction = direction_of(metric, payload) if metric else None
+    asked = request_of(args)
+    (metric, direction), (x_metric, x_direction) = _axes(payload, asked)
+    pareto = len(asked.pareto) >= 2
+    size = x_metric == PARAMETERS
     points: list[Point] = []
     unsized: list[str] = []
     unvalued = 0
-    for index, row in enumerate(rows_of(payload)):
-        value = _finite(metric_value(row, metric)) if metric else None
-        if value is None:
+    rows = rows_of(payload)
+    for index, row in enumerate(rows):
+        y = _finite(metric_value(row, metric)) if metric else None
+        if y is None:
             unvalued += 1
             continue
-        size = _size(row.get("num_parameters"))
-        if size is None:
+        x: float | None
+        if pareto:  # read as the handler read it (a catalog metric named Parameters wins)
+            x = _finite(metric_value(row, x_metric)) if x_metric else None
+        else:
+            count = _size(row.get("num_parameters"))
+            x = None if count is None else float(count)
+        if x is None:
             unsized.append(_text(row.get("model_name")) or "unnamed")
             continue
         points.append(
             Point(
-                parameters=size,
-                value=value,
+                x=x,
+                y=y,
                 model=_text(row.get("model_name")) or "unnamed",
                 paper=_text(row.get("paper_title")),
                 date=_text(row.get("paper_published_date")),
                 index=index,
             )
         )
-    front = frontier(points, direction)
+    if pareto:
+        front = sorted(points, key=lambda p: _order(p, x_direction, direction))
+    else:
+        front = frontier(points, direction)
+    best = _best(rows, metric, direction)
     return Scatter(
-        metric=metric,
-        direction=direction,
+        x=axis_for(x_metric, x_direction, [p.x for p in points], "x", size=size),
+        y=axis_for(metric, direction, [p.y for p in points], "y"),
         points=points,
         frontier=front,
-        best=front[-1] if front else None,
+        stepped=not pareto or len(asked.pareto) == 2,
+        pareto=pareto,
+        best=None if best is None else best[0],
+        leader=None if best is None else best[1:],
         unsized=unsized,
         unvalued=unvalued,
     )

@@ -96,11 +96,15 @@ def test_points_frontier_and_best_follow_the_metric_direction(direction: str) ->
     assert line.get("data-count") == str(len(front))
     corners = [tuple(map(float, c.split(","))) for c in (line.get("points") or "").split()]
     assert [x for x, _ in corners] == sorted(x for x, _ in corners)  # a step line, left to right
-    (best,) = by_class(root, "circle", "best")
-    best_value = float(best.get("data-value") or 0)
-    assert best_value == (80.0 if direction == "higher" else 60.0)
-    assert "frontier" in (best.get("class") or "")
-    assert texts(root, "best-label")[0].endswith(f"{best_value:g}")
+    # the best row of the page: "no size" (99, not plotted) when higher is better, else "f"
+    if direction == "higher":
+        assert not by_class(root, "circle", "best") and not texts(root, "best-label")
+        assert texts(root, "subtitle")[0].startswith("Best: no size, 99 (not plotted) · 6 plotted")
+    else:
+        (best,) = by_class(root, "circle", "best")
+        assert float(best.get("data-value") or 0) == 60.0
+        assert "frontier" in (best.get("class") or "")
+        assert texts(root, "best-label")[0].endswith("60")
     (label,) = texts(root, "axis-label y")
     assert label == f"Score: {direction} is better (better ↑)"
     assert "log scale" in texts(root, "axis-label x")[0]
@@ -112,14 +116,15 @@ def test_points_frontier_and_best_follow_the_metric_direction(direction: str) ->
 
 def test_the_frontier_is_the_best_for_at_most_that_many_parameters() -> None:
     chart = scatter(payload(ROWS, "higher"))
-    assert [(p.model, p.parameters) for p in chart.frontier] == [
+    assert [(p.model, p.x) for p in chart.frontier] == [
         ("f", 1_000_000),
         ("a", 5_000_000),
         ("b", 20_000_000),  # b and e tie: the first row listed stands for both
         ("d", 300_000_000),
     ]
     lower = scatter(payload(ROWS, "lower"))
-    assert [p.model for p in lower.frontier] == ["f"] and lower.best and lower.best.model == "f"
+    assert [p.model for p in lower.frontier] == ["f"]
+    assert lower.best_point and lower.best_point.model == "f"
     assert frontier(chart.points, None) == []
 
 
@@ -144,7 +149,7 @@ def test_the_plotted_metric_is_the_timeline_metric_then_sort_then_the_primary() 
     timeline = {"metric": "Top 5 Accuracy", "direction": "higher", "records": []}
     named = type("Args", (), {"sort_metric": None, "metric": "top5"})()
     chart = scatter(data | {"timeline": timeline}, named)
-    assert (chart.metric, chart.direction, chart.points[0].value) == ("Top 5 Accuracy", "higher", 9)
+    assert (chart.metric, chart.direction, chart.points[0].y) == ("Top 5 Accuracy", "higher", 9)
 
 
 HOSTILE = '<script>alert("x")</script> & \x1b[31mred\x07 \u202eevil\ud800 "quoted"'

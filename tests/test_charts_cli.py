@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_cli.parser import COMMANDS, PRESENTATION_FLAGS
 from pwc_cli.terminal import display_width
+from pwc_core.declarations import COMMANDS, PRESENTATION
 from pwc_core.metrics import metric_value
 from pwc_core.transport import CatalogClient
 from pwc_mcp.catalog import CatalogService
@@ -118,6 +118,29 @@ def test_with_timeline_the_svg_also_draws_the_records(
     assert ys == sorted(ys, reverse=True)  # every record is better, so higher up
     assert texts(root, "axis-label y")[1] == f"{metric}: {direction} is better (better ↑)"
     assert len(by_class(root, "circle", "point")) > 5  # the scatter stays above it
+
+
+def test_with_a_two_metric_pareto_request_the_svg_plots_the_two_metrics(
+    sample, tmp_path: Path
+) -> None:
+    """The chart model the app draws: the objectives on the axes (better up and left), every
+    row returned on the front, drawn as one step line."""
+    data, root, _ = chart_of(
+        sample, tmp_path, "ImageNet", "--pareto", "Top 1 Accuracy:higher,GFLOPs:lower"
+    )
+    assert texts(root, "title")[0] == "ImageNet: Top 1 Accuracy against GFLOPs"
+    assert texts(root, "axis-label y") == ["Top 1 Accuracy: higher is better (better ↑)"]
+    assert texts(root, "axis-label x") == ["GFLOPs: lower is better (better ←; log scale)"]
+    rows = data["results"]
+    points = by_class(root, "circle", "point")
+    assert len(points) == len(rows) == len(by_class(root, "circle", "frontier")) >= 5
+    for a in points:
+        for b in points:
+            ax, bx = float(a.get("data-x") or 0), float(b.get("data-x") or 0)
+            if ax < bx:  # fewer GFLOPs: further left
+                assert float(a.get("cx") or 0) < float(b.get("cx") or 0)
+    (line,) = by_class(root, "polyline", "frontier")
+    assert line.get("data-count") == str(len(rows))
 
 
 def _png_size_and_colours(path: Path) -> tuple[tuple[int, int], int]:
@@ -262,7 +285,7 @@ def test_the_readme_chart_examples_run(sample, tmp_path: Path) -> None:
 
 
 def test_get_benchmark_has_no_chart_parameter() -> None:
-    assert "chart" in {a.dest for a in COMMANDS["benchmark"]._actions}  # the CLI flag exists
+    assert "chart" in COMMANDS["benchmark"].by_dest  # the CLI flag exists
     catalog = CatalogService(CatalogClient(UNREACHABLE), CursorCodec(secrets.token_bytes(32)))
 
     async def parameters() -> set[str]:
@@ -272,4 +295,4 @@ def test_get_benchmark_has_no_chart_parameter() -> None:
 
     advertised = asyncio.run(parameters())
     assert "max_parameters" in advertised  # research flags are parameters
-    assert "chart" not in advertised and "chart" in PRESENTATION_FLAGS
+    assert "chart" not in advertised and "chart" in PRESENTATION

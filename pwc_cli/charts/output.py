@@ -21,19 +21,6 @@ from pwc_cli.charts.svg import document
 from pwc_core.chart import scatter
 from pwc_core.errors import UsageError
 
-MAX_PATH = 4096
-
-
-def chart_file(text: str) -> str:
-    """The `--chart` value type: a usable path string (the filesystem is checked later)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("must not be empty")
-    if "\x00" in text or len(text.encode("utf-8", "surrogateescape")) > MAX_PATH:
-        raise argparse.ArgumentTypeError(f"not a file path (at most {MAX_PATH} bytes, no NUL)")
-    if text == "-":
-        raise argparse.ArgumentTypeError("needs a file path: stdout keeps the table")
-    return text
-
 
 def _target(path: str) -> str:
     """Where the SVG goes: the path, or the regular file a symlink at the path points to."""

@@ -1,7 +1,8 @@
-"""The two panels of the SVG chart, each a `<g>` of markup for a box `width` x `height`:
-the scatter (metric against parameter count, log scale, the Pareto frontier as steps, the best
-point highlighted) and the SOTA-over-time step chart. Better values are always up; the axis
-labels say which way is better."""
+"""The two panels of the SVG chart, each a `<g>` of markup for a box `width` x `height`, drawn
+from the chart model (pwc_core.chart): the scatter (the metric against parameter count on a log
+scale, or a Pareto request's two objectives; the frontier as steps, the best point highlighted)
+and the SOTA-over-time step chart. Better is always up (and left); the axis labels say which
+way is better."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pwc_cli.charts.markup import clean, element, text_node
-from pwc_cli.charts.scales import date_scale, log_scale, number, parameters, value_scale
+from pwc_cli.charts.scales import Dates, Scale, number, parameters
 from pwc_core.chart import Point, Scatter, Timeline
+from pwc_core.metrics import PARAMETERS
 
 INK, MUTED, GRID, FRAME = "#1f2328", "#59636e", "#e6e8eb", "#c9ced4"
 POINT, FRONTIER, BEST = "#3b6fb6", "#c2410c", "#b91c1c"
@@ -112,16 +114,25 @@ def _x_axis(label: str, ticks: Sequence[tuple[float, str]], box: Box) -> list[st
     return parts
 
 
-def _steps(corners: Sequence[tuple[float, float]], right: float) -> str:
-    """A step line through `corners` (left to right), held level to `right` after the last."""
-    path: list[tuple[float, float]] = []
-    for x, y in corners:
-        if path:
-            path.append((x, path[-1][1]))
-        path.append((x, y))
-    if path:
-        path.append((max(right, path[-1][0]), path[-1][1]))
-    return " ".join(f"{x:.2f},{y:.2f}" for x, y in path)
+def _polyline(corners: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.2f},{y:.2f}" for x, y in corners)
+
+
+def _sized(chart: Scatter) -> bool:
+    return chart.x.metric == PARAMETERS
+
+
+def _x_value(chart: Scatter, value: float) -> str:
+    return (
+        f"{parameters(value)} parameters"
+        if _sized(chart)
+        else f"{clean(chart.x.metric, 40)} {number(value)}"
+    )
+
+
+def _x_missing(chart: Scatter) -> str:
+    """What a row without an x value lacks."""
+    return "a parameter count" if _sized(chart) else f"a {clean(chart.x.metric, 40)} value"
 
 
 def _not_plotted(chart: Scatter) -> str:
@@ -129,7 +140,7 @@ def _not_plotted(chart: Scatter) -> str:
     if chart.unsized:
         names = ", ".join(clean(n, 28) for n in chart.unsized[:NAMES_LISTED])
         more = ", …" if len(chart.unsized) > NAMES_LISTED else ""
-        parts.append(f"{len(chart.unsized)} without a parameter count: {names}{more}")
+        parts.append(f"{len(chart.unsized)} without {_x_missing(chart)}: {names}{more}")
     if chart.unvalued:
         parts.append(f"{chart.unvalued} without a {clean(chart.metric or 'metric', 40)} value")
     total = len(chart.unsized) + chart.unvalued
@@ -138,32 +149,45 @@ def _not_plotted(chart: Scatter) -> str:
 
 def _scatter_subtitle(chart: Scatter) -> str:
     plotted = f"{len(chart.points)} plotted"
-    if chart.best is not None:
-        best = chart.best
-        return (
-            f"Best: {clean(best.model, 50)}, {number(best.value)} with "
-            f"{parameters(best.parameters)} parameters · {plotted} · line: the best up to "
-            "each size"
+    line = "line: the best up to each size"
+    if chart.pareto:
+        line = (
+            "line: the request's Pareto front"
+            if chart.stepped
+            else "all on the request's Pareto front"
         )
-    if chart.points:
-        return f"{plotted} · no frontier: the direction of {clean(chart.metric, 40)} is unknown"
-    return f"No row on this page has both a {clean(chart.metric or 'metric', 40)} value and a parameter count"
+    best = chart.best_point
+    if not chart.points:
+        metric = clean(chart.metric or "metric", 40)
+        return f"No row on this page has both a {metric} value and {_x_missing(chart)}"
+    if best is not None:
+        return (
+            f"Best: {clean(best.model, 50)}, {number(best.y)} with {_x_value(chart, best.x)}"
+            f" · {plotted} · {line}"
+        )
+    if chart.leader is not None:
+        model, value = chart.leader
+        return f"Best: {clean(model, 50)}, {number(value)} (not plotted) · {plotted} · {line}"
+    return f"{plotted} · no frontier: the direction of {clean(chart.metric, 40)} is unknown"
 
 
 def _point(chart: Scatter, point: Point, x: float, y: float) -> str:
     on_front = point in chart.frontier
-    best = point == chart.best
+    best = point.index == chart.best
     cls = "point" + (" frontier" if on_front else "") + (" best" if best else "")
     tip = " · ".join(
         p
         for p in (
             clean(point.model, 80),
-            f"{clean(chart.metric, 40)} {number(point.value)}",
-            f"{parameters(point.parameters)} parameters",
+            f"{clean(chart.metric, 40)} {number(point.y)}",
+            _x_value(chart, point.x),
             clean(point.date, 10),
             clean(point.paper, 100),
         )
         if p
+    )
+    where: dict[str, object] = (
+        {"data_parameters": int(point.x)} if _sized(chart) else {"data_x": repr(point.x)}
     )
     return element(
         "circle",
@@ -177,18 +201,28 @@ def _point(chart: Scatter, point: Point, x: float, y: float) -> str:
             "stroke": "#fff",
             "stroke-width": 1.5,
             "data_model": clean(point.model, 120),
-            "data_value": repr(point.value),
-            "data_parameters": point.parameters,
+            "data_value": repr(point.y),
+            **where,
         },
         element("title", {}, text_node(tip, 300)),
     )
 
 
+def _x_label(chart: Scatter) -> str:
+    if _sized(chart):
+        return "Parameters (log scale; fewer is cheaper ←)"
+    scale = "; log scale" if chart.x.scale == "log" else ""
+    if chart.x.direction is None:
+        return f"{clean(chart.x.metric, 60)} (direction unknown{scale})"
+    return f"{clean(chart.x.metric, 60)}: {chart.x.direction} is better (better ←{scale})"
+
+
 def scatter_panel(chart: Scatter, name: str, width: int, height: int) -> str:
     box = _box(width, height)
     metric = chart.metric or "metric"
+    against = "parameters" if _sized(chart) else clean(chart.x.metric, 40)
     parts = _heading(
-        f"{name}: {clean(metric, 60)} against parameters", _scatter_subtitle(chart), box
+        f"{name}: {clean(metric, 60)} against {against}", _scatter_subtitle(chart), box
     )
     parts.append(_frame(box))
     note = _not_plotted(chart)
@@ -196,22 +230,20 @@ def scatter_panel(chart: Scatter, name: str, width: int, height: int) -> str:
         parts.append(_text(box.left, height - 12, note, "not-plotted", fill=MUTED, font_size=11))
     if not chart.points:
         return element("g", {"class": "scatter"}, "".join(parts))
-    ys = value_scale([p.value for p in chart.points], box.bottom, box.top, chart.direction)
-    xs = log_scale([p.parameters for p in chart.points], box.left, box.right)
+    ys = Scale(chart.y, box.bottom, box.top)
+    xs = Scale(chart.x, box.left, box.right)
     parts += _y_axis(
         direction_words(metric, chart.direction), [(ys(v), t) for v, t in ys.ticks()], box
     )
-    parts += _x_axis(
-        "Parameters (log scale; fewer is cheaper ←)", [(xs(v), t) for v, t in xs.ticks()], box
-    )
-    if chart.frontier:
-        corners = [(xs(p.parameters), ys(p.value)) for p in chart.frontier]
+    parts += _x_axis(_x_label(chart), [(xs(v), t) for v, t in xs.ticks()], box)
+    steps = chart.steps()
+    if steps:
         parts.append(
             element(
                 "polyline",
                 {
                     "class": "frontier",
-                    "points": _steps(corners, box.right),
+                    "points": _polyline([(xs(x), ys(y)) for x, y in steps]),
                     "fill": "none",
                     "stroke": FRONTIER,
                     "stroke-width": 2,
@@ -220,12 +252,13 @@ def scatter_panel(chart: Scatter, name: str, width: int, height: int) -> str:
             )
         )
     # the best point last, so nothing covers it
-    for point in sorted(chart.points, key=lambda p: (p == chart.best, p in chart.frontier)):
-        parts.append(_point(chart, point, xs(point.parameters), ys(point.value)))
-    if chart.best is not None:
-        x, y = xs(chart.best.parameters), ys(chart.best.value)
+    for point in sorted(chart.points, key=lambda p: (p.index == chart.best, p in chart.frontier)):
+        parts.append(_point(chart, point, xs(point.x), ys(point.y)))
+    top = chart.best_point
+    if top is not None:
+        x, y = xs(top.x), ys(top.y)
         below = y + 4 if y > box.top + 14 else y + 18
-        parts.append(_star(x, below, box, chart.best.model, chart.best.value, "best-label", 11))
+        parts.append(_star(x, below, box, top.model, top.y, "best-label", 11))
     return element("g", {"class": "scatter"}, "".join(parts))
 
 
@@ -252,8 +285,9 @@ def timeline_panel(timeline: Timeline, name: str, width: int, height: int) -> st
     records = timeline.records
     if not records:
         return element("g", {"class": "timeline"}, "".join(parts))
-    ys = value_scale([r.value for r in records], box.bottom, box.top, timeline.direction)
-    xs = date_scale([r.date for r in records], box.left, box.right)
+    assert timeline.x is not None  # there are records
+    ys = Scale(timeline.y, box.bottom, box.top)
+    xs = Dates(timeline.x, box.left, box.right)
     parts += _y_axis(
         direction_words(timeline.metric, timeline.direction),
         [(ys(v), t) for v, t in ys.ticks()],
@@ -266,7 +300,7 @@ def timeline_panel(timeline: Timeline, name: str, width: int, height: int) -> st
             "polyline",
             {
                 "class": "steps",
-                "points": _steps(corners, box.right),
+                "points": _polyline([(xs(day), ys(value)) for day, value in timeline.steps()]),
                 "fill": "none",
                 "stroke": FRONTIER,
                 "stroke-width": 2,

@@ -8,7 +8,10 @@ higher is better) and Penn Treebank word-level language modelling (Test perplexi
 better). The rendered DOM is checked against what the test computes
 on its own from the structured result: rows, points, the Pareto frontier, the best result, the
 axis orientation (better is up), the timeline's steps; keyboard operation and the host's theme
-too. Screenshots go to the test's temporary directory (light and dark) for a human to look at.
+too. A Pareto request on ImageNet's Top 1 Accuracy x GFLOPs plots those two metrics with every
+returned row on the front; markup in a model name stays text; the app answers the host's
+requests and ignores messages from anyone else. Screenshots go to the test's temporary
+directory (light and dark) for a human to look at.
 
 The host's style variables are data (issue #24): hostile ones (CSS escapes, `image-set()`, var()
 chains, names the app does not read) make no request and set nothing, while the allowed ones
@@ -36,6 +39,7 @@ from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
 from tests.browser.cdp import Devtools, chromium
 from tests.browser.harness import host_app
+from tests.helpers.mcp import scored_rows
 
 CASES = {
     "imagenet": ({"benchmark": "ImageNet", "timeline": True}, "Top 1 Accuracy", "higher"),
@@ -45,6 +49,10 @@ CASES = {
         "lower",
     ),
 }
+# A Pareto request on the two metrics of the sample ImageNet board that trade off: accuracy up,
+# compute down. Every row it returns is on the front.
+PARETO = {"benchmark": "ImageNet", "pareto": ["Top 1 Accuracy:higher", "GFLOPs:lower"]}
+HOSTILE = '<img src=x onerror="document.title=1">\u202e'
 DOMAINS = ("Page", "Runtime", "Network", "Log")
 
 RENDERED = """new Promise((resolve) => {
@@ -59,7 +67,7 @@ SNAPSHOT = """(() => {
   const text = (s) => (document.querySelector(s) || {}).textContent || null;
   const circle = (c) => ({row: c.dataset.row === undefined ? null : +c.dataset.row,
     frontier: c.dataset.frontier === "1", best: c.classList.contains("best"),
-    cy: +c.getAttribute("cy"), label: c.getAttribute("aria-label"),
+    cx: +c.getAttribute("cx"), cy: +c.getAttribute("cy"), label: c.getAttribute("aria-label"),
     tabindex: c.getAttribute("tabindex"), date: c.dataset.date || null, value: +c.dataset.value});
   return {
     problem: document.getElementById("problem").hidden ? null : text("#problem"),
@@ -70,6 +78,11 @@ SNAPSHOT = """(() => {
     points: all("#scatter circle.pt").map(circle),
     frontierPath: document.querySelector("#scatter path.frontier") !== null,
     yLabel: text("#scatter-y-label"),
+    xLabel: text("#scatter-x-label"),
+    heading: text("#scatter-heading"),
+    frontierCorners: ((document.querySelector("#scatter path.frontier") || {getAttribute: () => ""})
+      .getAttribute("d") || "").split(/[ML]/).filter(Boolean).length,
+    images: document.querySelectorAll("img, image").length,
     direction: text("#scatter-direction"),
     timelineShown: !document.getElementById("timeline-section").hidden,
     timeline: all("#timeline circle.pt").map(circle),
@@ -117,7 +130,7 @@ def metric_and_direction(structured: dict[str, Any]) -> tuple[str, str]:
 def plotted(structured: dict[str, Any], metric: str) -> list[tuple[int, int, float]]:
     return [
         (i, row["num_parameters"], row["metrics"][metric])
-        for i, row in enumerate(structured["evaluations"])
+        for i, row in enumerate(scored_rows(structured))
         if row.get("num_parameters") and metric in row.get("metrics", {})
     ]
 
@@ -142,7 +155,7 @@ def pareto(points: list[tuple[int, int, float]], direction: str) -> set[int]:
 def best_row(structured: dict[str, Any], metric: str, direction: str) -> int:
     scored = [
         (i, r["metrics"][metric])
-        for i, r in enumerate(structured["evaluations"])
+        for i, r in enumerate(scored_rows(structured))
         if metric in r.get("metrics", {})
     ]
     pick = max if direction == "higher" else min
@@ -163,7 +176,8 @@ async def served(sample: RunningCatalog) -> AsyncIterator[dict[str, Any]]:
             (content,) = (await client.read_resource_mcp(uri)).contents
             assert content.mime_type == "text/html;profile=mcp-app"
             results = {}
-            for name, (arguments, _, _) in CASES.items():
+            calls = {name: arguments for name, (arguments, _, _) in CASES.items()}
+            for name, arguments in (calls | {"pareto": PARETO}).items():
                 result = await client.call_tool_mcp("get_benchmark", arguments)
                 assert not result.is_error, result.content
                 results[name] = result.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -241,10 +255,10 @@ async def test_the_app_renders_the_leaderboard_in_chromium(
 
             # What the DOM shows equals what the test computed from the structured result.
             assert shown["problem"] is None
-            rows = structured["evaluations"]
+            rows = scored_rows(structured)
             points = plotted(structured, metric)
             best = best_row(structured, metric, direction)
-            assert shown["title"].startswith(structured["benchmark"]["name"])
+            assert shown["title"].startswith(structured["data"]["benchmark"]["name"])
             assert [r["row"] for r in shown["rows"]] == list(range(len(rows)))
             assert [r["row"] for r in shown["rows"] if r["best"]] == [best]
             assert shown["badges"] == [best]
@@ -267,7 +281,7 @@ async def test_the_app_renders_the_leaderboard_in_chromium(
                 assert row["model_name"] in p["label"] and row["paper_title"] in p["label"]
                 assert p["tabindex"] in ("0", "-1")
             # The timeline: one step per record, oldest first, better up.
-            records = structured["timeline"]["records"]
+            records = structured["data"]["timeline"]["records"]
             assert shown["timelineShown"] and words in shown["timelineLabel"]
             assert [(p["date"], p["value"]) for p in shown["timeline"]] == [
                 (r["date"], r["value"]) for r in records
@@ -598,3 +612,117 @@ async def test_the_style_variable_grammar_value_by_value(
         if result != (value.strip() if accepted else "")
     ]
     assert not wrong, wrong
+
+
+# -- a Pareto request on two metrics, hostile text, and the protocol's other messages ----------
+
+
+@pytest.mark.anyio
+async def test_a_pareto_request_plots_its_two_metrics_and_its_whole_front(
+    served: dict[str, Any], browser_binary: str, tmp_path: Path
+) -> None:
+    """Before: the app plotted accuracy against parameters and greyed out Swin-B, a row the server
+    returned as on the front. Now the axes are the two objectives, better up and left, and every
+    row of the result is drawn on the front. A model name that is markup stays text."""
+    result = json.loads(json.dumps(served["results"]["pareto"]))
+    rows = result["structuredContent"]["data"]["results"]
+    assert {"Swin-B", "Swin-L (384 res, ImageNet-22k pretrain)"} <= {r["model_name"] for r in rows}
+    rows[-1]["model_name"] = HOSTILE
+    for point in result["structuredContent"]["chart"]["scatter"]["points"]:
+        if point["row"] == len(rows) - 1:
+            point["label"] = HOSTILE
+    cases = {"pareto": {"arguments": PARETO, "result": result, "theme": "light"}}
+    with (
+        serve_in_thread(
+            host_app(served["html"], cases), name="test-host", lifespan="off"
+        ) as running,
+        chromium(browser_binary, tmp_path) as browser,
+    ):
+        async with Devtools.connect(browser) as devtools:
+            page, app = await open_app(devtools, running.origin, "pareto")
+            shown = await devtools.evaluate(SNAPSHOT, app)
+            await screenshot(devtools, page, tmp_path / "pareto-light.png")
+            header = await devtools.evaluate(
+                "document.querySelector('#table tbody tr:last-child th').textContent", app
+            )
+            assert not devtools.seen("Runtime.exceptionThrown")
+
+    assert shown["problem"] is None
+    assert shown["heading"] == "Top 1 Accuracy against GFLOPs"
+    assert shown["yLabel"].startswith("Top 1 Accuracy") and "higher is better" in shown["yLabel"]
+    assert shown["xLabel"].startswith("GFLOPs") and "lower is better" in shown["xLabel"]
+    # every row the server returned is drawn, and drawn on the front; none greyed out
+    assert sorted(p["row"] for p in shown["points"]) == list(range(len(rows)))
+    assert all(p["frontier"] for p in shown["points"])
+    assert shown["frontierCorners"] == 2 * len(rows)  # a step per row, and the level end
+    # better is up (accuracy) and left (fewer GFLOPs)
+    placed = positions(shown["points"], rows)
+    for a, b in ((a, b) for a in placed for b in placed):
+        if a["top1"] > b["top1"]:
+            assert a["cy"] < b["cy"]
+        if a["gflops"] < b["gflops"]:
+            assert a["cx"] < b["cx"]
+    assert header == HOSTILE and shown["images"] == 0, "markup in a model name stays text"
+    assert any(p["label"].startswith(HOSTILE) for p in shown["points"])
+
+
+def positions(points: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, float]]:
+    """Each drawn point's position beside its row's own two values."""
+    return [
+        {
+            "cx": p["cx"],
+            "cy": p["cy"],
+            "top1": float(str(rows[p["row"]]["metrics"]["Top 1 Accuracy"]).rstrip("%")),
+            "gflops": float(rows[p["row"]]["metrics"]["GFLOPs"]),
+        }
+        for p in points
+    ]
+
+
+# The host's side of the other messages: requests the app must answer, and a message that is
+# not from the host (the app's own window posting to itself), which it must ignore.
+ANSWERS = """new Promise((resolve) => {
+  const frame = document.getElementById("app"), got = {};
+  window.addEventListener("message", (event) => {
+    const m = event.data;
+    if (event.source !== frame.contentWindow || ![71, 72, 73].includes(m.id)) return;
+    got[m.id] = m;
+    if (Object.keys(got).length === 3) resolve(got);
+  });
+  for (const [id, method] of [[71, "ping"], [72, "ui/resource-teardown"], [73, "tools/call"]])
+    frame.contentWindow.postMessage({jsonrpc: "2.0", id, method, params: {}}, "*");
+})"""
+SPOOF = """window.postMessage({jsonrpc: "2.0", method: "ui/notifications/tool-result",
+  params: {isError: true, content: [{type: "text", text: "spoofed"}]}}, "*")"""
+PROBLEM = """({hidden: document.getElementById("problem").hidden,
+  text: document.getElementById("problem").textContent,
+  rendered: document.documentElement.dataset.rendered})"""
+
+
+@pytest.mark.anyio
+async def test_the_app_answers_the_hosts_requests_and_ignores_anyone_else(
+    served: dict[str, Any], browser_binary: str, tmp_path: Path
+) -> None:
+    case = "imagenet"
+    cases = {
+        case: {"arguments": CASES[case][0], "result": served["results"][case], "theme": "light"}
+    }
+    with (
+        serve_in_thread(
+            host_app(served["html"], cases), name="test-host", lifespan="off"
+        ) as running,
+        chromium(browser_binary, tmp_path) as browser,
+    ):
+        async with Devtools.connect(browser) as devtools:
+            page, app = await open_app(devtools, running.origin, case)
+            before = await devtools.evaluate(PROBLEM, app)
+            await devtools.evaluate(SPOOF, app)  # queued before the host's requests below
+            answers = await devtools.evaluate(ANSWERS, page)
+            after = await devtools.evaluate(PROBLEM, app)
+            log = await devtools.evaluate("window.hostLog.map((m) => m.method || null)", page)
+    assert answers["71"]["result"] == {} and answers["72"]["result"] == {}
+    assert answers["73"]["error"]["code"] == -32601
+    assert before["hidden"] and after == before, "a message from the app's own window is ignored"
+    # what the app sent: initialize, initialized, then size reports only
+    assert log[:2] == ["ui/initialize", "ui/notifications/initialized"]
+    assert set(log[2:]) <= {"ui/notifications/size-changed", None}
