@@ -7,6 +7,7 @@ import re
 from urllib.parse import urlsplit
 
 from pwc_core.scrub import without_internals
+from pwc_core.wording import Ambiguity, Words
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 DETAIL_LIMIT = 200
@@ -19,9 +20,16 @@ UNREACHABLE_HINT = (
 
 
 class PwcError(Exception):
-    """Base of every handled error; `str(err)` is the one-line user message."""
+    """Base of every handled error; `str(err)` is the one-line user message (the CLI's).
+    Raised with Words, it keeps them: the MCP server says them in its tools' words."""
 
     exit_code = 1
+    words: Words | None = None
+
+    def __init__(self, message: str | Words = "") -> None:
+        if isinstance(message, Words):
+            self.words = message
+        super().__init__(str(message))
 
 
 class TransportError(PwcError):
@@ -121,15 +129,21 @@ class ArgumentError(UsageError):
     """One option's value refused: `dest` lets each caller name the option its own way (the
     CLI its flag, the MCP server its parameter); `reason` is the sentence without the name."""
 
-    def __init__(self, dest: str, flag: str, reason: str) -> None:
+    def __init__(self, dest: str, flag: str, reason: str | Words) -> None:
         super().__init__(f"argument {flag}: {reason}")
         self.dest = dest
+        self.flag = flag
         self.reason = reason
 
 
 class AmbiguousError(UsageError):
     """A name matches several records; the message lists the candidates. The user fixes it by
-    naming one of them, so it is a usage error like an unknown name (exit 2)."""
+    naming one of them, so it is a usage error like an unknown name (exit 2). `ambiguity`
+    holds the candidates and what tells them apart, for a tool's message."""
+
+    def __init__(self, message: str | Words, ambiguity: Ambiguity | None = None) -> None:
+        super().__init__(message)
+        self.ambiguity = ambiguity
 
 
 def upstream_detail(raw: str) -> str:

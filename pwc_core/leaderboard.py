@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pwc_core.directions import NAME_ONLY, Directions, name_direction
-from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
+from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_asked
 
 # --- metric direction ---------------------------------------------------------------------
 
@@ -88,10 +88,13 @@ def select_rows(
     """Metric selection (docs/upstream-api.md#metric-selection). A sort without `asc`/`desc`
     puts the best first when the metric's direction is known (`directions`, else its name),
     and sorts descending when it is not (`sort_order`)."""
-    requested = [*required, *(n for n, _ in minimum), *(n for n, _ in maximum)]
-    requested += [sort[0]] if sort else []
-    requested += [n for n, _ in pareto or ()]
-    names = resolve_metrics(requested, available_metrics(rows))
+    # each name with the option that asked for it, so that an error can say which
+    requested = [("require_metrics", n) for n in required]
+    requested += [("minimum_metrics", n) for n, _ in minimum]
+    requested += [("maximum_metrics", n) for n, _ in maximum]
+    requested += [("sort_metric", sort[0])] if sort else []
+    requested += [("pareto", n) for n, _ in pareto or ()]
+    names = resolve_asked(requested, available_metrics(rows))
     low = [(names[n.strip().casefold()], t) for n, t in minimum]
     high = [(names[n.strip().casefold()], t) for n, t in maximum]
     distinct = list(dict.fromkeys(names.values()))

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pwc_core.errors import AmbiguousError, UsageError
+from pwc_core.wording import Ambiguity, Asked, Candidate, Words
 
 # --- metric names -------------------------------------------------------------------------
 
@@ -71,15 +72,19 @@ def available_metrics(rows: Iterable[dict[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _single(request: str, candidates: list[str]) -> str | None:
+def _single(request: str, candidates: list[str], about: str) -> str | None:
     if len(candidates) > 1:
-        names = ", ".join(sorted(candidates, key=str.casefold))
-        raise AmbiguousError(f"metric is ambiguous: {request}; candidates: {names}")
+        ordered = sorted(candidates, key=str.casefold)
+        found = tuple(Candidate(name) for name in ordered)
+        raise AmbiguousError(
+            f"metric is ambiguous: {request}; candidates: {', '.join(ordered)}",
+            Ambiguity(about, request, "metrics of this leaderboard", found, by_value=False),
+        )
     return candidates[0] if candidates else None
 
 
-def match_metric(request: str, available: dict[str, str]) -> str | None:
-    """The leaderboard metric meant by `request`, or None.
+def match_metric(request: str, available: dict[str, str], about: str = "metric") -> str | None:
+    """The leaderboard metric meant by `request` (given to option `about`, a dest), or None.
 
     Steps: exact (case-insensitive) → alias table → the single metric whose name contains
     the request or one of its aliases. Two or more candidates at a step → AmbiguousError.
@@ -88,32 +93,40 @@ def match_metric(request: str, available: dict[str, str]) -> str | None:
     if wanted in available:
         return available[wanted]
     aliases = aliases_of(wanted)
-    found = _single(request, [available[a] for a in aliases if a in available])
+    found = _single(request, [available[a] for a in aliases if a in available], about)
     if found:
         return found
     needles = [wanted, *aliases]
     contained = [orig for key, orig in available.items() if any(n in key for n in needles)]
-    return _single(request, contained)
+    return _single(request, contained, about)
 
 
 def resolve_metrics(requests: Iterable[str], available: dict[str, str]) -> dict[str, str]:
     """casefolded request → original metric name; unknown names → the contract's UsageError."""
+    return resolve_asked([("metric", request) for request in requests], available)
+
+
+def resolve_asked(asked: Iterable[tuple[str, str]], available: dict[str, str]) -> dict[str, str]:
+    """`resolve_metrics` for (dest, name) pairs: an unknown or ambiguous name's error says
+    which option named it (a tool says its parameter and the name as typed)."""
     resolved: dict[str, str] = {}
-    unknown: list[str] = []
-    for request in requests:
+    unknown: list[tuple[str, str]] = []
+    for about, request in asked:
         key = request.strip().casefold()
-        if key in resolved or key in unknown:
+        if key in resolved or any(a == about and n.casefold() == key for a, n in unknown):
             continue
-        match = match_metric(request.strip(), available)
+        match = match_metric(request.strip(), available, about)
         if match is None:
-            unknown.append(key)
+            unknown.append((about, request.strip()))
         else:
             resolved[key] = match
     if unknown:
         # the catalog's own metrics: `Parameters` is accepted, not advertised in every error
         listed = [v for v in available.values() if v != PARAMETERS]
         names = ", ".join(sorted(listed, key=str.casefold)) or "none"
-        raise UsageError(f"unknown metric(s): {', '.join(unknown)}; available metrics: {names}")
+        raise UsageError(
+            Words("unknown metric(s): {}; available metrics: {}", Asked(tuple(unknown)), names)
+        )
     return resolved
 
 

@@ -23,6 +23,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from pwc_core.wording import Option, Words, reason_of
+
 MAX_LINE = 4096  # bytes of a line that are classified; a longer line's title is cut
 MAX_TITLE = 200  # characters of a title in an outline
 MAX_SLUG = 40  # characters of the slug in an ID
@@ -43,7 +45,9 @@ FENCE = re.compile(r"(?:[`~][1-9]\d{0,3})?")  # a scanner's fence state: "" or "
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]+")
 _SPACE = re.compile(r"\s+")
 
-ID_FORMAT = "SLUG@OFFSET as listed by --outline, e.g. 4-results@1390"
+# `--outline` in the CLI, `outline: true` in a tool
+OUTLINE = Option("--outline", True, cli="--outline")
+OUTLINE_OR_SECTION = Words("{} and {} cannot be combined", Option("--outline"), Option("--section"))
 
 
 class SectionMismatch(ValueError):
@@ -114,7 +118,9 @@ def parse_id(text: str) -> tuple[str, int]:
     """(slug, offset) of a section ID; ValueError for anything else."""
     found = _ID.fullmatch(text.strip()) if isinstance(text, str) else None
     if not found:
-        raise ValueError(f"section must be {ID_FORMAT}")
+        raise ValueError(
+            Words("section must be SLUG@OFFSET as listed by {}, e.g. 4-results@1390", OUTLINE)
+        )
     return found[1], int(found[2])
 
 
@@ -123,6 +129,7 @@ class SectionId:
     """The `--section` value: a section ID, checked for its form (the text checks the rest)."""
 
     max_length: int = MAX_ID
+    max_items = None
     __name__ = "section ID"
 
     def __call__(self, text: str) -> str:
@@ -130,8 +137,11 @@ class SectionId:
         try:
             parse_id(value)
         except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
+            raise argparse.ArgumentTypeError(reason_of(error)) from None
         return value
+
+    def from_json(self, value: str) -> str:
+        return self(value)
 
 
 # --- lines ---------------------------------------------------------------------------------
@@ -293,10 +303,13 @@ def section_text(data: bytes, section: str) -> tuple[Heading, bytes]:
     return Heading(level, shown_title(title), section, offset), head[: cut.length]
 
 
-def mismatch_message(section: str, reason: str) -> str:
-    return (
-        f"section {section!r} is not in this paper ({reason}); the paper may have changed: "
-        "list the sections again with --outline"
+def mismatch_message(section: str, reason: str) -> Words:
+    return Words(
+        "section {} is not in this paper ({}); the paper may have changed: list the sections "
+        "again with {}",
+        repr(section),
+        reason,
+        OUTLINE,
     )
 
 

@@ -13,9 +13,9 @@ form of one paper shares one cache entry and one continuation cursor.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
-from pwc_core.commands.common import extract_rows
 from pwc_core.errors import AmbiguousError, HTTPStatusError, NotFoundError, TransportError
 from pwc_core.references import (
     ParsedReference,
@@ -24,9 +24,11 @@ from pwc_core.references import (
     row_reference,
     strip_version,
 )
+from pwc_core.replies import extract_rows
 from pwc_core.suggest import CLOSEST_SHOWN, gather, keyword_queries, rank
 from pwc_core.text import tsv_escape
 from pwc_core.transport import entity_segment, paper_segment
+from pwc_core.wording import Ambiguity, Candidate
 
 TITLE_SEARCH_PAGE_SIZE = 20
 # Mappings followed for one reference (title → ID → the paper a stale ID maps to ...); real
@@ -91,9 +93,36 @@ def resolve_title(client: Any, parsed: ParsedReference) -> str:
         return str(row_reference(matches[0]))
     if matches:
         raise AmbiguousError(
-            f"Paper title is ambiguous: {shown}; " + "; ".join(_label(r) for r in matches)
+            f"Paper title is ambiguous: {shown}; " + "; ".join(_label(r) for r in matches),
+            Ambiguity(
+                "paper",
+                parsed.text,
+                "catalog papers",
+                tuple(_candidate(r) for r in matches if row_reference(r)),
+                describe=lambda c: _with_venue(client, c),
+            ),
         )
     raise TitleMiss(parsed, rows)
+
+
+def _candidate(row: dict[str, Any]) -> Candidate:
+    """A paper as an ambiguity lists it: its reference, title, year and venue (when known)."""
+    return Candidate(str(row_reference(row)), str(row.get("title") or ""), _year_and_venue(row))
+
+
+def _year_and_venue(record: dict[str, Any]) -> tuple[str, ...]:
+    published = record.get("published") or record.get("date_published")
+    year = str(published)[:4] if isinstance(published, str) and published[:4].isdigit() else ""
+    venue = record.get("conference_name") or record.get("conference")
+    return tuple(t for t in (year, venue if isinstance(venue, str) else "") if t)
+
+
+def _with_venue(client: Any, candidate: Candidate) -> Candidate:
+    """A candidate's year and venue from the paper's detail (a search row has no venue): one
+    request, asked for by a tool's message only."""
+    paper = client.get_json(f"papers/{paper_segment(candidate.value)}")
+    traits = _year_and_venue(paper) if isinstance(paper, dict) else ()
+    return replace(candidate, traits=traits) if len(traits) > len(candidate.traits) else candidate
 
 
 # --- the public-metadata fallback (papers outside the catalog) -------------------------------
@@ -168,12 +197,18 @@ def public_metadata(client: Any, reference: str, *, title: bool) -> dict[str, An
                 entry = entries[0]
                 note = entry.get("note") or found.get("note")
             elif len(entries) > 1:
+                candidates = tuple(
+                    Candidate(
+                        str(e.get("arxiv_id") or e.get("doi") or e.get("reference")),
+                        str(e["title"]),
+                        _year_and_venue(e),
+                    )
+                    for e in entries
+                )
                 raise AmbiguousError(
                     f"Paper title is ambiguous: {tsv_escape(reference)}; "
-                    + "; ".join(
-                        f"{tsv_escape(e['title'])} ({e.get('arxiv_id') or e.get('doi') or e.get('reference')})"
-                        for e in entries
-                    )
+                    + "; ".join(f"{tsv_escape(c.label)} ({c.value})" for c in candidates),
+                    Ambiguity("paper", reference, "papers in public metadata", candidates),
                 )
     except TransportError:
         raise MetadataMiss(

@@ -101,6 +101,13 @@ def closest(typed: str, names: Iterable[str], shown: int = CLOSEST_SHOWN) -> lis
     return rank(typed, dict.fromkeys(n for n in names if n), str, shown)
 
 
+def nearest(typed: str, names: Iterable[str]) -> str | None:
+    """The one name most similar to `typed` when it is alike at all (shares a word or half its
+    letters): a did-you-mean, never a guess among strangers."""
+    found = closest(typed, names, 1)
+    return found[0] if found and _alike(similarity(typed, found[0])) else None
+
+
 # --- fallback searches --------------------------------------------------------------------
 
 

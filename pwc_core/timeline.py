@@ -20,27 +20,39 @@ from typing import Any
 
 from pwc_core.directions import NAME_ONLY, Directions
 from pwc_core.errors import UsageError
-from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_metrics
+from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_asked
 from pwc_core.scopes import primary_metric, scopes_of
+from pwc_core.wording import Option, Words
 
 _DATE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:$|[T ])")
 DATE_LENGTH = 64  # a publication date longer than this is no date
+TIMELINE, METRIC = Option("--timeline"), Option("--metric")
 
 
 def check_flags(args: argparse.Namespace) -> None:
     """`--metric` needs `--timeline`; `--timeline` refuses `--sort` and `--pareto`."""
     timeline = bool(getattr(args, "timeline", False))
     if getattr(args, "metric", None) is not None and not timeline:
-        raise UsageError("--metric is only valid with --timeline")
+        on = Option("--timeline", True, cli="--timeline")
+        raise UsageError(Words("{} is only valid with {}", METRIC, on))
     if timeline and getattr(args, "pareto", None):
         raise UsageError(
-            "--timeline cannot be combined with --pareto: the frontier drops past records that "
-            "later rows beat; ask for one or the other"
+            Words(
+                "{} cannot be combined with {}: the frontier drops past records that later "
+                "rows beat; ask for one or the other",
+                TIMELINE,
+                Option("--pareto"),
+            )
         )
     if timeline and getattr(args, "sort_metric", None):
         raise UsageError(
-            "--timeline cannot be combined with --sort: records are ordered by publication "
-            "date; name the timeline's metric with --metric"
+            Words(
+                "{} cannot be combined with {}: records are ordered by publication date; name "
+                "the timeline's metric with {}",
+                TIMELINE,
+                Option("--sort"),
+                METRIC,
+            )
         )
 
 
@@ -72,8 +84,8 @@ def timeline_metric(
     available = available_metrics(rows)
     if request is not None:
         if not request.strip():
-            raise UsageError("--metric must name a metric")
-        name = resolve_metrics([request], available)[request.strip().casefold()]
+            raise UsageError(Words("{} must name a metric", METRIC))
+        name = resolve_asked([("metric", request)], available)[request.strip().casefold()]
     else:
         main = [r for r in rows if _text(scopes_of(r)[0].get("task_id")) == (main_task or "")]
         primary = primary_metric(main or rows)
@@ -87,10 +99,16 @@ def timeline_metric(
     direction = direction_of(name)
     if direction is None:
         known = sorted((n for n in catalog_metrics(rows) if direction_of(n)), key=str.casefold)
+        higher, lower = f"{name}:higher", f"{name}:lower"
         raise UsageError(
-            f"the direction of metric {name} is unknown (neither its name nor the catalog's "
-            f'ranks say which is better); state it with --metric "{name}:higher" or '
-            f'"{name}:lower", or name another metric: {", ".join(known) or "none has one"}'
+            Words(
+                "the direction of metric {} is unknown (neither its name nor the catalog's "
+                "ranks say which is better); state it with {} or {}, or name another metric: {}",
+                name,
+                Option("--metric", higher, cli=f'--metric "{higher}"'),
+                Option("--metric", lower, cli=f'"{lower}"'),
+                ", ".join(known) or "none has one",
+            )
         )
     return name, direction
 

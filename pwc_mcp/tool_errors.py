@@ -28,11 +28,11 @@ from pwc_core.errors import (
     UpstreamTimeout,
     UsageError,
 )
-from pwc_core.scrub import without_internals
 from pwc_mcp.params import RENAMES, parameter_names
+from pwc_mcp.tool_words import ambiguity_said, argument_said, said, upstream_line
+from pwc_mcp.tool_words import in_tool_words as in_tool_words  # pwc_mcp.sections says it too
 
 log = logging.getLogger("pwc_mcp.catalog")
-DETAIL_CHARS = 120
 REJECTED = "the catalog rejected the request"
 # Failures said in our own words (never upstream text), by type: what the catalog answered
 # wrong, or what the user must change. Any other error (a bare ResponseError, an undecodable
@@ -54,12 +54,14 @@ def tool_error(
         return error
     upstream = error.__cause__ or error.__context__
     if isinstance(error, AmbiguousError):
-        return ToolError(f"ambiguous: {in_tool_words(str(error), command)}")
+        if error.ambiguity is not None:
+            return ToolError(f"ambiguous: {ambiguity_said(error.ambiguity, command)}")
+        return ToolError(f"ambiguous: {said(error, command)}")
     if isinstance(error, NotFoundError):
         listed = None
         if isinstance(upstream, HTTPStatusError) and command and args is not None:
             listed = missing_filter(upstream, command, args)
-        return ToolError(f"not_found: {listed or in_tool_words(str(error), command)}")
+        return ToolError(f"not_found: {listed or said(error, command)}")
     if isinstance(error, UsageError):
         if isinstance(upstream, HTTPStatusError):  # the CLI's words around an upstream answer
             if upstream.status in (400, 422):
@@ -67,7 +69,7 @@ def tool_error(
             return ToolError(f"invalid_argument: {upstream_line(str(error))}")
         if isinstance(error, ArgumentError) and command:
             return ToolError(f"invalid_argument: {argument_said(error, command)}")
-        return ToolError(f"invalid_argument: {in_tool_words(str(error), command)}")
+        return ToolError(f"invalid_argument: {said(error, command)}")
     if isinstance(error, UpstreamTimeout):
         return ToolError("upstream_timeout: the Papers With Code catalog timed out")
     if isinstance(error, HTTPStatusError):
@@ -82,33 +84,12 @@ def tool_error(
         return ToolError("upstream_error: the Papers With Code catalog request failed")
     for kind, category in OWN_WORDS.items():
         if isinstance(error, kind):
-            return ToolError(f"{category}: {error}")
+            return ToolError(f"{category}: {said(error, command)}")
     log.warning("generic catalog error type=%s", type(error).__name__)
     return ToolError("upstream_error: the Papers With Code catalog request failed")
 
 
-# --- options as the tool names them ----------------------------------------------------
-
-_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
-
-
-def in_tool_words(message: str, command: str | None) -> str:
-    """A CLI message with each `--flag` of `command` said as its tool's parameter name."""
-    if not command:
-        return message
-    names = parameter_names(command)
-    return _FLAG.sub(lambda m: names.get(m.group(0), m.group(0)), message)
-
-
-def argument_said(error: ArgumentError, command: str) -> str:
-    """`argument --min: metric threshold must ...` → `minimum_metrics: metric threshold must
-    ...`; a reason that is a predicate reads as one sentence (`limit must be 1-25`)."""
-    name = parameter_names(command).get(error.dest, error.dest)
-    reason = in_tool_words(error.reason, command)
-    if reason.startswith(f"{name} "):
-        return reason
-    return f"{name} {reason}" if reason.startswith("must ") else f"{name}: {reason}"
-
+# --- a listing's filters the catalog does not hold ---------------------------------------
 
 _NOT_FOUND = re.compile(r"(?P<kind>[A-Za-z]{1,20}) not found: (?P<value>.{1,500})")
 
@@ -173,9 +154,7 @@ _KNOWN: list[tuple[re.Pattern[str], str]] = [
         "at most {low} author filters are allowed",
     ),
 ]
-_UPSTREAM_NAMES = {**RENAMES, "page_size": "limit", "q": "query"}
-
-_SPACE = re.compile(r"\s+")
+_UPSTREAM_NAMES = {**RENAMES, "q": "query"}
 
 
 def rejection(raw: str) -> str:
@@ -189,16 +168,6 @@ def rejection(raw: str) -> str:
                 parts["name"] = _UPSTREAM_NAMES.get(parts["name"], parts["name"])
             return sentence.format(**parts)
     return upstream_line(detail) or REJECTED
-
-
-def upstream_line(text: str) -> str:
-    """One short printable line of upstream text, without URLs, addresses or paths."""
-    text = "".join(ch if ch.isprintable() else " " for ch in text)
-    text = without_internals(text)  # URLs, addresses, host names and paths
-    text = _SPACE.sub(" ", text).strip(" \t:;,-(")
-    if len(text) > DETAIL_CHARS:
-        text = text[:DETAIL_CHARS].rsplit(" ", 1)[0].rstrip(" :;,-(") + " …"
-    return text
 
 
 def _detail_text(raw: str) -> str:

@@ -68,7 +68,7 @@ REFUSED = [
     (
         "list_benchmarks",
         {"order_by": "trending"},
-        "invalid_argument: order_by trending requires task",
+        'invalid_argument: order_by: "trending" requires task',
     ),
 ]
 
@@ -156,7 +156,7 @@ async def test_a_missing_filter_value_is_said(
 async def test_a_size_may_be_a_json_number(client: Client, size: float) -> None:
     result = await client.call_tool_mcp("get_benchmark", {**IMAGENET, "max_parameters": size})
     assert not result.is_error, result.content[0].text
-    rows = result.structured_content["evaluations"]
+    rows = result.structured_content["data"]["results"]
     assert rows and all(row["num_parameters"] <= size for row in rows)
 
 

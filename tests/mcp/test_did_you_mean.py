@@ -92,7 +92,7 @@ async def test_the_fallback_searches_go_through_the_cache(sample: RunningCatalog
 
 async def test_an_exact_name_with_siblings_names_them(cached_client: Client) -> None:
     structured, text = await call(cached_client, "get_benchmark", benchmark="Penn Treebank")
-    assert structured["benchmark"]["id"] == "455"
+    assert structured["data"]["benchmark"]["id"] == "455"
     assert structured["data"]["similar_benchmarks"] == ["Penn Treebank (Word Level)"]
     assert text.splitlines()[2] == "Other benchmarks with this name: Penn Treebank (Word Level)."
     _, text = await call(cached_client, "get_benchmark", benchmark="Penn Treebank (Word Level)")

@@ -30,7 +30,7 @@ ATTENTION = [
 @pytest.mark.parametrize("reference", ATTENTION)
 async def test_every_form_names_the_same_paper(client: Client, reference: str) -> None:
     structured, _ = await call(client, "get_paper_info", paper=reference)
-    assert structured["paper"]["arxiv_id"] == "1706.03762"
+    assert structured["data"]["arxiv_id"] == "1706.03762"
 
 
 @pytest.mark.parametrize(
@@ -43,12 +43,12 @@ async def test_every_form_names_the_same_paper(client: Client, reference: str) -
 )
 async def test_short_names_and_legacy_ids(client: Client, reference: str, arxiv_id: str) -> None:
     structured, _ = await call(client, "get_paper_info", paper=reference)
-    assert structured["paper"]["arxiv_id"] == arxiv_id
+    assert structured["data"]["arxiv_id"] == arxiv_id
 
 
 async def test_external_paper_keeps_its_numeric_id(client: Client) -> None:
     structured, _ = await call(client, "get_paper_info", paper="904512")
-    assert structured["paper"]["id"] == "904512" and "arxiv_id" not in structured["paper"]
+    assert structured["data"]["id"] == "904512" and not structured["data"].get("arxiv_id")
 
 
 @pytest.mark.parametrize(
@@ -78,8 +78,12 @@ async def test_ambiguous_title_lists_candidates(client: Client) -> None:
     text = await error_of(
         client, "get_paper_info", paper="Neural Architecture Search with Reinforcement Learning"
     )
-    assert text.startswith("ambiguous: Paper title is ambiguous: ")
-    assert "(1611.01578)" in text and "(907341)" in text
+    # each candidate as the setting to retry with, told apart by its year and venue
+    assert text == (
+        'ambiguous: paper "Neural Architecture Search with Reinforcement Learning" matches 2 '
+        'catalog papers; retry with paper: "1611.01578" (2016, ICLR 2017) or paper: "907341" '
+        "(2019)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -94,7 +98,7 @@ async def test_ambiguous_title_lists_candidates(client: Client) -> None:
 )
 async def test_papers_outside_the_catalog(client: Client, reference: str, source: str) -> None:
     structured, text = await call(client, "get_paper_info", paper=reference)
-    paper = structured["paper"]
+    paper = structured["data"]
     assert paper["in_catalog"] is False and paper["available_at"]
     assert structured["data"]["source"] == source
     assert paper["repositories"] == [] and text.startswith("## ")
@@ -102,7 +106,7 @@ async def test_papers_outside_the_catalog(client: Client, reference: str, source
 
 async def test_name_prefix_match_is_noted(client: Client) -> None:
     structured, _ = await call(client, "get_paper_info", paper="DeepSeek-R1")
-    assert structured["paper"]["in_catalog"] is False
+    assert structured["data"]["in_catalog"] is False
     assert structured["data"].get("note")
 
 

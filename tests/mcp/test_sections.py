@@ -31,7 +31,7 @@ async def read_section(
     """Follow next_cursor to the section's end: its bytes and every call's result."""
     structured, _ = await call(client, "read_paper", paper=paper, section=section)
     results = [structured]
-    while structured["truncated"]:
+    while structured.get("truncated"):
         structured, _ = await call(
             client,
             "read_paper",
@@ -64,7 +64,7 @@ async def test_outline_then_the_results_section(client: Client, sample: RunningC
     sample.stats.reset()
     structured, text = await call(client, "read_paper", paper="1706.03762", section=results["id"])
     assert sample.stats.requests == {READ: 1}, "a section read is one upstream read"
-    assert structured["truncated"] is False and "next_cursor" not in structured
+    assert "truncated" not in structured and "next_cursor" not in structured
     section = {"id": RESULTS, "level": 2, "title": "4 Results", "end": 1729}
     assert structured["data"]["section"] == section
     cli = cli_data(sample, "1706.03762", "--section", RESULTS)
@@ -198,7 +198,7 @@ async def test_forged_and_reused_cursors(sample: RunningCatalog) -> None:
         )
         assert tail["data"]["markdown"].encode() == whole[last_line:1729]
         assert "Appendix" not in tail["data"]["markdown"] and 1500 < last_line < 1729
-        assert tail["truncated"] is False and tail["data"]["section"]["end"] == 1729
+        assert "truncated" not in tail and tail["data"]["section"]["end"] == 1729
         for sec_change in ({"fence": "zz"}, {"level": 7}, {"id": "no-offset"}, {"mid": 0}):
             forged = _signed(key, cursor, {"sec": {**sec, **sec_change}})
             text = await error_of(
@@ -212,12 +212,14 @@ async def test_refusals(client: Client, sample: RunningCatalog) -> None:
     inside_a_character = stored(sample, paper).index("—".encode()) + 3  # the byte before: 0x94
     text = await error_of(client, "read_paper", paper=paper, section="4-result@1390")
     assert text.startswith("not_found: section '4-result@1390' is not in this paper")
-    assert text.endswith("list the sections again with outline")
+    assert text.endswith("list the sections again with outline: true")
     for section in ("x@1391", "x@99999999", "4-results@1391", f"x@{inside_a_character}"):
         text = await error_of(client, "read_paper", paper=paper, section=section)
         assert text.startswith(f"not_found: section '{section}' is not in this paper"), text
     text = await error_of(client, "read_paper", paper=paper, section="Results")
-    assert text.startswith("invalid_argument: section must be SLUG@OFFSET as listed by outline")
+    assert text.startswith(
+        "invalid_argument: section must be SLUG@OFFSET as listed by outline: true"
+    )
     text = await error_of(client, "read_paper", paper=paper, outline=True, section=RESULTS)
     assert text == "invalid_argument: outline and section cannot be combined"
     text = await error_of(client, "read_paper", paper=paper, outline=True, cursor="x.y")

@@ -1,6 +1,6 @@
-"""get_benchmark with `timeline` (README "SOTA over time"): the typed `timeline` beside the page
-of rows, the same object as the CLI's `data.timeline`, a text that lists every record, and clear
-`invalid_argument` refusals. Through a real MCP client against the sample catalog."""
+"""get_benchmark with `timeline` (README "SOTA over time"): the CLI's `data.timeline` beside the
+page of rows, sent once (issue #26), a text that lists every record, and clear `invalid_argument`
+refusals. Through a real MCP client against the sample catalog."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ PTB = "Penn Treebank (Word Level)"
 
 async def test_penn_treebank_perplexity_year_by_year(cached_client: Client) -> None:
     data, text = await call(cached_client, "get_benchmark", benchmark=PTB, timeline=True)
-    timeline = data["timeline"]
-    assert timeline == data["data"]["timeline"]  # the CLI's payload, verbatim
+    timeline = data["data"]["timeline"]
+    assert "timeline" not in data, "the CLI's payload holds it: not twice"
     assert (timeline["metric"], timeline["direction"], timeline["complete"]) == (
         "Test perplexity",
         "lower",
@@ -36,7 +36,7 @@ async def test_penn_treebank_perplexity_year_by_year(cached_client: Client) -> N
         ("2019", 35.76),
         ("2020", 20.5),
     ]
-    assert len(data["evaluations"]) == 13  # the page of rows stays alongside
+    assert len(data["data"]["results"]) == 13  # the page of rows stays alongside
     lines = text.splitlines()
     start = lines.index(
         "SOTA over time: 8 records of Test perplexity (lower is better) among 13 rows reporting it."
@@ -72,13 +72,13 @@ async def test_the_best_open_model_under_1b_on_imagenet(cached_client: Client) -
         max_parameters=1_000_000_000,
         metric="top1",
     )
-    records = data["timeline"]["records"]
+    records = data["data"]["timeline"]["records"]
     assert [(r["model_name"], r["value"]) for r in records] == [
         ("ResNet-152 (10-crop)", 78.57),
         ("EfficientNet-B7", 84.3),
         ("ViT-L/16", 87.76),
     ]
-    assert data["timeline"]["metric"] == "Top 1 Accuracy"
+    assert data["data"]["timeline"]["metric"] == "Top 1 Accuracy"
     assert "- 2020-10-22: 87.76 (3.46 better) · ViT-L/16 · An Image is Worth 16x16 Words" in text
 
 
@@ -99,11 +99,14 @@ async def test_no_timeline_unless_asked(cached_client: Client) -> None:
             {"timeline": True, "pareto": ["Test perplexity:lower", "Validation perplexity:lower"]},
             "invalid_argument: timeline cannot be combined with pareto",
         ),
-        ({"metric": "Test perplexity"}, "invalid_argument: metric is only valid with timeline"),
+        (
+            {"metric": "Test perplexity"},
+            "invalid_argument: metric is only valid with timeline: true",
+        ),
         (
             {"timeline": True, "metric": "bleu"},
-            "invalid_argument: unknown metric(s): bleu; available metrics: Test perplexity, "
-            "Validation perplexity",
+            'invalid_argument: unknown metric(s): metric "bleu"; available metrics: Test '
+            "perplexity, Validation perplexity",
         ),
         ({"timeline": True, "metric": "x" * (METRIC_REQUEST + 1)}, "invalid_argument: metric"),
     ],
@@ -124,4 +127,4 @@ async def test_the_parameters_are_listed(cached_client: Client) -> None:
         "string",
         METRIC_REQUEST,
     )
-    assert "timeline" in (tool.output_schema or {})["properties"]
+    assert "chart" in (tool.output_schema or {})["properties"]  # its timeline: data.timeline
