@@ -1,7 +1,10 @@
 """Stable, versioned structured outputs (`schema_version: "v1"`) and their compact schemas.
 
-Every result carries `data`, the CLI's JSON payload, beside typed projections (made by
-`pwc_mcp.projections`). The models are deliberately lean (few nested types, short
+Every result carries `data`, the CLI's JSON payload, and beside it only what `data` lacks or
+holds in a form a model cannot rely on: metric values as numbers, counts and pages, cursors,
+each row named by its `data` row's ID (one copy of every fact: issue #26). The typed rows
+(`PaperSummary`, `Evaluation`, ...) are what `pwc_mcp.projections` checks an answer into and the
+texts are written from; they are not sent. The models are lean (few nested types, short
 descriptions): every client loads their schemas into the model's context through `tools/list`.
 """
 
@@ -13,9 +16,7 @@ from pydantic import BaseModel
 
 SCHEMA_VERSION: Final = "v1"
 
-
-class Out(BaseModel):
-    schema_version: Literal["v1"] = SCHEMA_VERSION
+# --- typed rows: what an answer is checked into, the texts' source (not sent) --------------
 
 
 class PaperSummary(BaseModel):
@@ -28,6 +29,7 @@ class PaperSummary(BaseModel):
     url: str | None = None
     has_official_implementation: bool = False
     code_repository_count: int = 0
+    snippet: str | None = None  # list rows: the abstract's head (pwc_mcp.snippets)
 
 
 class Link(BaseModel):
@@ -93,12 +95,42 @@ class PaperEvaluation(Evaluation):  # with against_sota: `sota`, or why not
     sota_unavailable: str | None = None
 
 
-class PaperPage(Out):
-    items: list[PaperSummary]
+class BenchmarkSummary(BaseModel):
+    id: str | None = None
+    name: str | None = None
+    slug: str | None = None
+    full_name: str | None = None
+    description: str | None = None
+    paper_count: int | None = None
+
+
+# --- the structured outputs ----------------------------------------------------------
+
+
+class Out(BaseModel):
+    schema_version: Literal["v1"] = SCHEMA_VERSION
+
+
+class Page(Out):
     count: int | None = None
     page: int | None = None
     next_page: int | None = None
+
+
+class PaperRef(BaseModel):  # a paper row of data, by its ID, with what the row lacks
+    id: str | None = None
+    snippet: str | None = None
+
+
+class PaperPage(Page):
+    items: list[PaperRef] = []
     data: dict[str, Any] | list[dict[str, Any]]  # recent, trending, related: a bare list of papers
+
+
+class Scores(BaseModel):  # an evaluation row of data, by its ID: its metric values as numbers
+    id: str | None = None
+    metrics: dict[str, float] = {}
+    shots: int | None = None  # read from the row's methodology
 
 
 class Citation(BaseModel):
@@ -112,83 +144,50 @@ class Citation(BaseModel):
 
 
 class PaperInfo(Out):
-    paper: PaperDetail
-    evaluation_count: int | None = None  # with include_evaluations; rows are in data.evaluations
+    evaluation_count: int | None = None  # with include_evaluations
+    evaluations: list[Scores] = []  # those of data.evaluations.results
     citation: Citation | None = None  # with cite; then the text block is the entry itself
     data: dict[str, Any]
 
 
 class EvaluationPage(Out):
-    paper: str
     evaluation_count: int | None = None
     page: int
     next_page: int | None = None
-    evaluations: list[PaperEvaluation]
+    evaluations: list[Scores] = []
     data: dict[str, Any]
 
 
 class PaperRead(Out):
-    paper: str
-    truncated: bool
+    truncated: bool | None = None  # present (true) only while more remains: call with next_cursor
     next_cursor: str | None = None
-    offset: int = 0
+    offset: int | None = None
     content_version: str | None = None
     data: dict[str, Any]
 
 
 class Lineage(Out):
-    paper: dict[str, Any] | None = None
-    predecessors: list[dict[str, Any]]
-    successors: list[dict[str, Any]]
     coverage: Literal["explicit_catalog_links_only"] = "explicit_catalog_links_only"
     data: dict[str, Any]
 
 
-class Record(Out):
-    """One named entity (task, method, conference, organization, framework)."""
-
-    item: dict[str, Any]
+class Record(Out):  # one named entity (task, method, conference, organization, framework)
     data: dict[str, Any]
 
 
-class RecordPage(Out):
-    items: list[dict[str, Any]]
-    count: int | None = None
-    page: int | None = None
-    next_page: int | None = None
+class RecordPage(Page):
     data: dict[str, Any]
-
-
-class BenchmarkSummary(BaseModel):
-    id: str | None = None
-    name: str | None = None
-    slug: str | None = None
-    full_name: str | None = None
-    description: str | None = None
-    paper_count: int | None = None
-
-
-class Timeline(BaseModel):
-    # SOTA over time; each record: date, value, improvement, model_name, paper_id, paper_title,
-    # paper_arxiv_id, num_parameters, is_open, evaluation_id (pwc_core.timeline). Records stay
-    # untyped objects here: their schema would cost every client's context far more than it tells.
-    metric: str | None = None
-    direction: Literal["higher", "lower"] | None = None
-    records: list[dict[str, Any]] = []
-    considered: int = 0
-    undated: int = 0
-    complete: bool = True
 
 
 class Leaderboard(Out):
-    benchmark: BenchmarkSummary
     evaluation_count: int | None = None
     matched_count: int | None = None
     page: int
     next_page: int | None = None
-    evaluations: list[Evaluation]
-    metric_directions: dict[str, str] = {}
-    timeline: Timeline | None = None
+    evaluations: list[Scores] = []
+    # What the leaderboard app draws, computed by the server (pwc_core.chart_json); untyped:
+    # its schema would cost every client's context.
+    chart: dict[str, Any] | None = None
     data: dict[str, Any]
 
 

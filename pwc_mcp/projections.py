@@ -14,6 +14,7 @@ from typing import Any
 from pwc_core.errors import UpstreamShapeError
 from pwc_core.metrics import parse_metric
 from pwc_core.urls import absolute
+from pwc_mcp import snippets
 from pwc_mcp.models import (
     BenchmarkSummary,
     Evaluation,
@@ -92,6 +93,7 @@ def paper_summary(row: Any) -> PaperSummary:
         url=absolute(row.get("url_abs") or row.get("source_url")),
         has_official_implementation=row.get("has_official_implementation") is True,
         code_repository_count=integer(row.get("code_repository_count")) or 0,
+        snippet=snippets.snippet(row.get("abstract")),
     )
 
 
@@ -131,7 +133,7 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
         )
 
     return PaperDetail(
-        **summary.model_dump(),
+        **summary.model_dump(exclude={"snippet"}),  # the whole abstract is here
         abstract=text(paper.get("abstract")),
         pdf_url=text(paper.get("url_pdf")),
         conference=text(paper.get("conference_name") or paper.get("conference")),

@@ -82,18 +82,40 @@ def paper_ids(paper: PaperSummary, sep: str = " · ") -> str:
 
 
 def paper_line(paper: PaperSummary) -> str:
+    """The row, then its abstract snippet (already one bounded line) indented below it."""
     facts = [
         paper_ids(paper, ", "),
         count(paper.citation_count, "citation"),
         "official code" if paper.has_official_implementation else None,
     ]
-    return f"- {clip(paper.title)} ({joined(facts, ', ')})"
+    line = f"- {clip(paper.title)} ({joined(facts, ', ')})"
+    return line + (f"\n  {paper.snippet}" if paper.snippet else "")
 
 
-def paper_list(total: int | None, papers: list[PaperSummary], page: int | None, tail: str) -> str:
+def paper_list(
+    total: int | None,
+    papers: list[PaperSummary],
+    page: int | None,
+    tail: str,
+    scope: str | None = None,
+) -> str:
+    """`Found N papers[ scope]; returned n[ on page p].`, then each paper's line; `scope` says
+    what bounds the list when the tool applies a bound the caller may not have set."""
     shown = total if total is not None else len(papers)
-    head = f"Found {shown} papers; returned {len(papers)}" + (f" on page {page}" if page else "")
+    head = joined([f"Found {shown} papers", scope], " ") + f"; returned {len(papers)}"
+    head += f" on page {page}" if page else ""
     return "\n".join([head + "." + tail, *(paper_line(p) for p in papers)])
+
+
+def trending_scope(max_age_days: Any, min_velocity: Any = None) -> str | None:
+    """`published in the last 180 days[ with trending velocity at least v]`: the window
+    list_trending_papers always applies (its default included)."""
+    if isinstance(max_age_days, bool) or not isinstance(max_age_days, int):
+        return None
+    scope = f"published in the last {max_age_days} days"
+    if isinstance(min_velocity, int | float) and not isinstance(min_velocity, bool):
+        scope += f" with trending velocity at least {number(min_velocity)}"
+    return scope
 
 
 def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: int | None) -> str:

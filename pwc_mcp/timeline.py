@@ -1,22 +1,35 @@
-"""`get_benchmark` with `timeline`: the payload's timeline as its typed output, and its text.
+"""`get_benchmark` with `timeline`: the text of the payload's timeline.
 
-The handler builds the timeline (pwc_core.timeline); here it becomes the `Leaderboard.timeline`
-projection and a compact list for content-only clients: one line per record, oldest first.
+The handler builds the timeline (pwc_core.timeline) and `data.timeline` carries it; here it is
+checked into `Timeline` and becomes a compact list for content-only clients: one line per
+record, oldest first.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from pwc_core.sentences import records_of, summary
-from pwc_mcp.models import Timeline
 from pwc_mcp.texts import clip, joined, number, size
 
-TEXT_RECORDS = 40  # record lines in the text; the structured content holds every record
+TEXT_RECORDS = 40  # record lines in the text; data.timeline holds every record
+
+
+class Timeline(BaseModel):
+    # SOTA over time; each record: date, value, improvement, model_name, paper_id, paper_title,
+    # paper_arxiv_id, num_parameters, is_open, evaluation_id (pwc_core.timeline).
+    metric: str | None = None
+    direction: Literal["higher", "lower"] | None = None
+    records: list[dict[str, Any]] = []
+    considered: int = 0
+    undated: int = 0
+    complete: bool = True
 
 
 def timeline_of(payload: dict[str, Any]) -> Timeline | None:
-    """The payload's timeline as the typed output, or None when none was asked for."""
+    """The payload's timeline, checked, or None when none was asked for."""
     raw = payload.get("timeline")
     if not isinstance(raw, dict):
         return None
@@ -64,5 +77,7 @@ def timeline_text(timeline: Timeline) -> str:
     lines += [record_line(r) for r in timeline.records[:TEXT_RECORDS]]
     rest = len(timeline.records) - TEXT_RECORDS
     if rest > 0:
-        lines.append(f"- … {rest:,} later records in the structured content (timeline.records)")
+        lines.append(
+            f"- … {rest:,} later records in the structured content (data.timeline.records)"
+        )
     return "\n".join(lines)

@@ -68,7 +68,8 @@ async def test_tool_example_returns_papers(
     async with Client(build_server(make_service(sample.url))) as client:
         result = await client.call_tool_mcp(tool, example)
     assert not result.is_error, result.content[0].text
-    items = result.structured_content["items"]
+    data = result.structured_content["data"]
+    items = data["results"] if isinstance(data, dict) else data
     assert items, f"{tool} {example} returned nothing"
     if tool in TOOL_FIRST:
         assert items[0]["id"] == TOOL_FIRST[tool], [i["title"] for i in items]

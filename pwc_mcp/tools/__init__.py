@@ -6,15 +6,17 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from fastmcp.tools import ToolResult
+from fastmcp.tools import FunctionTool, ToolResult
 from mcp.types import TextContent, ToolAnnotations
+from mcp.types import Tool as ListedTool
 from pydantic import BaseModel
 
-from pwc_core.commands.common import extract_rows
+from pwc_core.replies import extract_rows
 from pwc_mcp import texts
+from pwc_mcp.additions import structured
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import RecordPage
-from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_cli_values
+from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_dests
 from pwc_mcp.params import generated as signed
 from pwc_mcp.projections import checked_rows
 from pwc_mcp.texts import more
@@ -23,6 +25,20 @@ from pwc_mcp.tool_errors import tool_error
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True
 )
+
+
+class LeanTool(FunctionTool):
+    """A tool listed without FastMCP's `_meta` of a tool with no tags and no version
+    (`{"fastmcp": {"tags": []}}`): bytes in every client's context that tell it nothing. The
+    server makes its tools this class (pwc_mcp.server); other `_meta` (the app binding) stays."""
+
+    def to_mcp_tool(self, **overrides: Any) -> ListedTool:
+        listed = super().to_mcp_tool(**overrides)
+        meta = dict(listed.meta or {})
+        if meta.get("fastmcp") == {"tags": []}:
+            del meta["fastmcp"]
+        listed.meta = meta or None
+        return listed
 
 
 def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., ToolResult]]:
@@ -52,7 +68,7 @@ def parsed_payload_of(
     catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any
 ) -> tuple[argparse.Namespace, Any]:
     """`payload_of`, with the handler's parsed arguments."""
-    values = to_cli_values(tool, params)
+    values = to_dests(tool, params)
     values.update({k: v for k, v in overrides.items() if v is not None})
     try:
         return catalog.run_parsed(TOOLS[tool], values)
@@ -61,9 +77,9 @@ def parsed_payload_of(
 
 
 def respond(model: BaseModel, text: str) -> ToolResult:
-    """Structured content without unknown (null) projection fields; `data` stays verbatim."""
-    structured = model.model_dump(mode="json", exclude_none=True)
-    return ToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+    """Structured content: `data` verbatim beside what it lacks (pwc_mcp.additions)."""
+    content = [TextContent(type="text", text=text)]
+    return ToolResult(content=content, structured_content=structured(model))
 
 
 def rows_of(payload: Any) -> tuple[list[dict[str, Any]], int | None]:
@@ -76,13 +92,17 @@ def cap(rows: list[dict[str, Any]], limit: int | None = None) -> list[dict[str, 
     return rows[: min(limit or HOSTED_ROW_CAP, HOSTED_ROW_CAP)]
 
 
-def bounded(payload: Any, keys: tuple[str, ...] = ("results", "items")) -> Any:
-    """`data` with at most HOSTED_ROW_CAP rows in each list under `keys`, so a generous or
-    hostile upstream page never travels whole. A cut payload says so: `truncated: true` plus
-    the upstream total (`count` for result rows, kept when the upstream sent one; else
-    `<key>_count`, the rows received). A bare list that is cut becomes such an object."""
+def bounded(
+    payload: Any, keys: tuple[str, ...] = ("results", "items"), limit: int = HOSTED_ROW_CAP
+) -> Any:
+    """`data` with at most `limit` (at most HOSTED_ROW_CAP) rows in each list under `keys`, so
+    a generous or hostile upstream page never travels whole, nor more rows than the tool
+    returns. A cut payload says so: `truncated: true` plus the upstream total (`count` for
+    result rows, kept when the upstream sent one; else `<key>_count`, the rows received). A
+    bare list that is cut becomes such an object."""
+    limit = min(limit, HOSTED_ROW_CAP)
     if isinstance(payload, list):
-        payload = {"results": payload} if len(payload) > HOSTED_ROW_CAP else payload
+        payload = {"results": payload} if len(payload) > limit else payload
         if isinstance(payload, list):
             return payload
     if not isinstance(payload, dict):
@@ -90,8 +110,8 @@ def bounded(payload: Any, keys: tuple[str, ...] = ("results", "items")) -> Any:
     cut: dict[str, Any] = {}
     for key in keys:
         rows = payload.get(key)
-        if isinstance(rows, list) and len(rows) > HOSTED_ROW_CAP:
-            cut[key] = rows[:HOSTED_ROW_CAP]
+        if isinstance(rows, list) and len(rows) > limit:
+            cut[key] = rows[:limit]
             total = "count" if key in ("results", "items") else f"{key}_count"
             if payload.get(total) is None and payload.get("total") is None:
                 cut[total] = len(rows)
@@ -109,7 +129,5 @@ def flat_page(payload: Any, page: int | None, label: str) -> ToolResult:
     next_page = next_page_of(payload)
     shown = cap(rows)
     text = texts.records(shown, texts.found(total, len(shown), label, page) + more(next_page))
-    model = RecordPage(
-        items=shown, count=total, page=page, next_page=next_page, data=bounded(payload)
-    )
+    model = RecordPage(count=total, page=page, next_page=next_page, data=bounded(payload))
     return respond(model, text)

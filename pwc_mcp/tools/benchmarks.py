@@ -8,12 +8,14 @@ from typing import Any
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
+from pwc_core.chart_json import to_json as chart_json
 from pwc_core.commands.benchmarks import metric_mode
 from pwc_core.sentences import leaderboard_summary, ordering_sentence
 from pwc_mcp import texts, ui
+from pwc_mcp.additions import scores
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
-from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.projections import benchmark_summary, checked_rows, evaluation
 from pwc_mcp.timeline import timeline_of, timeline_text
 from pwc_mcp.tools import (
@@ -33,18 +35,17 @@ from pwc_mcp.tools.taxonomy import grouped
 
 def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     args, payload = parsed_payload_of(catalog, "get_benchmark", params)
-    rows = checked_rows(payload.get("results"))
+    rows = cap(checked_rows(payload.get("results")))
     bench = benchmark_summary(payload.get("benchmark") or {})
-    directions = payload.get("metric_directions")
+    evaluations = [evaluation(r) for r in rows]
     model = Leaderboard(
-        benchmark=bench,
         evaluation_count=payload.get("count"),
         matched_count=payload.get("matched_count"),
         page=payload.get("page") or 1,
         next_page=payload.get("next_page"),
-        evaluations=[evaluation(r) for r in cap(rows)],
-        metric_directions=directions if isinstance(directions, dict) else {},
-        timeline=timeline_of(payload),
+        evaluations=scores(rows, evaluations),
+        # the rows the result holds, and the objectives the handler selected them by
+        chart=chart_json({**payload, "results": rows}, args),
         data=bounded(payload),
     )
     # The page size and selection exactly as the CLI handler saw them, so the header is the
@@ -61,12 +62,13 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     text = texts.leaderboard(
         bench.model_dump(),
         header,
-        model.evaluations,
+        evaluations,
         more(model.next_page),
         payload.get("similar_benchmarks"),
     )
-    if model.timeline is not None:
-        text += "\n" + timeline_text(model.timeline)
+    timeline = timeline_of(payload)
+    if timeline is not None:
+        text += "\n" + timeline_text(timeline)
     return respond(model, text)
 
 
@@ -76,18 +78,18 @@ def build(catalog: CatalogService) -> LocalProvider:
     @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(Leaderboard), meta=ui.BINDING)
     @generated("get_benchmark")
     def get_benchmark(**params: Any) -> ToolResult:
-        """Leaderboard of one benchmark: state of the art under constraints. Filter by openness
-        and size (max_parameters "500M", "1.5B"); require metrics, set thresholds, sort, or keep
-        the Pareto frontier. Metric names match case-insensitively, by alias (AP/mAP,
-        top1/Accuracy) or by the one metric containing the request. Ranks are task-scoped;
-        timeline gives SOTA over time."""
+        """Leaderboard of one benchmark (what Papers With Code calls a dataset), by exact name:
+        list_benchmarks(search=) finds it. State of the art under constraints (openness, size,
+        metric thresholds, Pareto); metric names match case-insensitively, by alias (AP/mAP,
+        top1/Accuracy) or by the one metric containing them. Ranks are task-scoped; timeline
+        gives SOTA over time."""
         return leaderboard(catalog, params)
 
     @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_benchmarks")
     def list_benchmarks(**params: Any) -> ToolResult:
-        """Find benchmarks by name, by task (ranked by recent activity) or grouped by area; then
-        get_benchmark shows a leaderboard."""
+        """Find benchmarks (Papers With Code's datasets) by name, by task (ranked by recent
+        activity) or grouped by area. Next: get_benchmark, a leaderboard."""
         group = bool(params.get("group_by_area") or params.get("area"))
         limit = params.get("limit") or (None if group else HOSTED_ROW_CAP)
         payload = payload_of(catalog, "list_benchmarks", {**params, "limit": limit})
@@ -102,7 +104,7 @@ def build(catalog: CatalogService) -> LocalProvider:
             items = items[:HOSTED_ROW_CAP]
             _, data = grouped(payload, "tasks")
             return respond(
-                RecordPage(items=items, count=len(items), data=data),
+                RecordPage(count=len(items), data=data),
                 texts.grouped(items, "benchmarks", "area", "task"),
             )
         return flat_page(payload, params.get("page"), "benchmarks")
@@ -118,7 +120,10 @@ def build(catalog: CatalogService) -> LocalProvider:
     )
     def benchmark_resource(benchmark: str) -> str:
         result = _as_resource(
-            lambda: leaderboard(catalog, {"benchmark": benchmark, "page": 1, "limit": 20})
+            lambda: leaderboard(
+                catalog,
+                validated("get_benchmark", {"benchmark": benchmark, "page": 1, "limit": 20}),
+            )
         )
         return json.dumps(result.structured_content, ensure_ascii=False)
 

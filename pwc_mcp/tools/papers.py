@@ -11,6 +11,7 @@ from fastmcp.tools import ToolResult
 
 from pwc_core import citations
 from pwc_mcp import sections, texts
+from pwc_mcp.additions import paper_refs, scores
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import (
     Citation,
@@ -21,7 +22,7 @@ from pwc_mcp.models import (
     PaperRead,
     lean_schema,
 )
-from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.projections import (
     checked,
     checked_rows,
@@ -44,14 +45,38 @@ from pwc_mcp.tools import (
 )
 
 
-def paper_page(payload: Any, page: int | None = None) -> ToolResult:
+def paper_page(payload: Any, page: int | None = None, scope: str | None = None) -> ToolResult:
     rows, total = rows_of(payload)
     items = [paper_summary(r) for r in cap(rows)]
     next_page = next_page_of(payload)
     model = PaperPage(
-        items=items, count=total, page=page, next_page=next_page, data=bounded(payload)
+        items=paper_refs(items), count=total, page=page, next_page=next_page, data=bounded(payload)
     )
-    return respond(model, texts.paper_list(total, items, page, more(next_page)))
+    return respond(model, texts.paper_list(total, items, page, more(next_page), scope))
+
+
+RESOURCES = ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces")
+
+
+def _resources(payload: dict[str, Any], repo_limit: int, everything: bool) -> dict[str, Any]:
+    """The payload with its resource lists as the tool returns them: at most repo_limit of
+    each kind, official repositories first; without include_resources only those."""
+    data: dict[str, Any] = {}
+    for key, value in payload.items():
+        if key not in RESOURCES or (everything and not isinstance(value, list)):
+            data[key] = value
+        elif key == "repositories":
+            kept = sorted(value, key=lambda r: not _official(r)) if isinstance(value, list) else []
+            data[key] = (kept if everything else [r for r in kept if _official(r)])[:repo_limit]
+        elif everything:
+            data[key] = value[:repo_limit]
+    if not everything:
+        data.setdefault("repositories", [])
+    return data
+
+
+def _official(repository: Any) -> bool:
+    return isinstance(repository, dict) and repository.get("is_official") is True
 
 
 def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
@@ -59,19 +84,15 @@ def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     repo_limit = params.get("repo_limit") or 5
     everything = bool(params.get("include_resources"))
     paper = paper_detail(payload, repo_limit, everything)
-    count, shown = None, None
-    data = dict(payload)
-    if not everything:
-        for key in ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces"):
-            data.pop(key, None)
-        data["repositories"] = [r.model_dump() for r in paper.repositories]
+    count, shown, rows = None, None, []
+    data = _resources(payload, repo_limit, everything)
     if isinstance(payload.get("evaluations"), dict):
-        rows = checked_rows(payload["evaluations"].get("results"))
+        rows = cap(checked_rows(payload["evaluations"].get("results")))
         count = payload["evaluations"].get("count")
-        shown = [evaluation(r) for r in cap(rows)]
+        shown = [evaluation(r) for r in rows]
         data["evaluations"] = {
             "count": count,
-            "results": cap(rows),
+            "results": rows,
             "note": "first 25 rows; page with get_paper_evaluations",
         }
     cited = data.pop("citation", None)  # typed below, not twice
@@ -84,7 +105,12 @@ def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         text = texts.citation(citation)
     else:
         text = texts.paper_info(paper, shown, count)
-    model = PaperInfo(paper=paper, evaluation_count=count, citation=citation, data=data)
+    model = PaperInfo(
+        evaluation_count=count,
+        evaluations=scores(rows, shown or []),
+        citation=citation,
+        data=data,
+    )
     return respond(model, text)
 
 
@@ -95,34 +121,35 @@ def build(catalog: CatalogService) -> LocalProvider:
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("search_papers")
     def search_papers(**params: Any) -> ToolResult:
-        """Search papers by topic, title, author or arXiv ID (hybrid by default; "keyword" for
-        exact words). To filter by task, method, venue or author, use list_papers."""
+        """Find papers by topic, title, author or arXiv ID (hybrid; mode keyword for exact words).
+        Exact filters (task, method, venue, author): list_papers. Next: get_paper_info or
+        read_paper."""
         return paper_page(payload_of(catalog, "search_papers", params), params.get("page"))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperInfo))
     @generated("get_paper_info")
     def get_paper_info(**params: Any) -> ToolResult:
-        """One paper: metadata, abstract, official code first. `paper` is an arXiv or catalog
-        ID, an arXiv/Hugging Face/Papers With Code URL, an exact title, or the short name before
-        a title's colon (e.g. "BERT")."""
+        """One paper: metadata, abstract, official code first. Next: get_paper_evaluations (its
+        results), read_paper (full text)."""
         return info_result(catalog, params)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(EvaluationPage))
     @generated("get_paper_evaluations")
     def get_paper_evaluations(**params: Any) -> ToolResult:
-        """A paper's benchmark results, merged across task scopes, one page at a time."""
+        """A paper's benchmark results, merged across task scopes. A whole leaderboard:
+        get_benchmark."""
         payload = payload_of(catalog, "get_paper_evaluations", params)
-        rows = [paper_evaluation(r) for r in cap(checked_rows(payload.get("results")))]
+        raw = cap(checked_rows(payload.get("results")))
+        rows = [paper_evaluation(r) for r in raw]
         model = EvaluationPage(
-            paper=params["paper"].strip(),
             evaluation_count=payload.get("count"),
             page=payload.get("page") or 1,
             next_page=payload.get("next_page"),
-            evaluations=rows,
+            evaluations=scores(raw, rows),
             data=bounded(payload),
         )
         text = texts.evaluations(
-            model.paper, model.evaluation_count, rows, model.page, more(model.next_page)
+            params["paper"].strip(), model.evaluation_count, rows, model.page, more(model.next_page)
         )
         return respond(model, text)
 
@@ -130,18 +157,13 @@ def build(catalog: CatalogService) -> LocalProvider:
     @generated("read_paper")
     def read_paper(**params: Any) -> ToolResult:
         """A paper's full text as Markdown, 64 KiB per call; while `truncated`, call again with
-        cursor=next_cursor. `outline` lists the sections, `section` reads one."""
+        cursor=next_cursor. Metadata and abstract: get_paper_info."""
         try:
             chunk = sections.read(catalog, params)
         except Exception as error:
             raise tool_error(error, "paper read") from None
         if isinstance(chunk, dict):  # the outline
-            outline = PaperRead(
-                paper=chunk["paper"],
-                truncated=False,
-                content_version=chunk.get("content_version"),
-                data=chunk,
-            )
+            outline = PaperRead(data=chunk)  # its content_version is in the payload
             return respond(outline, sections.outline_text(chunk))
         data: dict[str, Any]
         if isinstance(chunk, sections.SectionChunk):
@@ -153,46 +175,48 @@ def build(catalog: CatalogService) -> LocalProvider:
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_papers")
     def list_papers(**params: Any) -> ToolResult:
-        """List papers with exact filters (task, method, conference, framework, organization,
-        authors, dates, official code); fails rather than return unconfirmed filters."""
+        """Papers by exact filters (task, method, conference, framework, organization, authors,
+        dates, official code); fails rather than ignore a filter. Topic search: search_papers.
+        Next: get_paper_info."""
         return paper_page(payload_of(catalog, "list_papers", params), params.get("page"))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_recent_papers")
     def list_recent_papers(**params: Any) -> ToolResult:
-        """The most recently published papers."""
+        """The most recently published papers. Next: get_paper_info."""
         return paper_page(payload_of(catalog, "list_recent_papers", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_trending_papers")
     def list_trending_papers(**params: Any) -> ToolResult:
-        """Papers gaining attention now (optionally only recent ones or above a velocity)."""
-        return paper_page(payload_of(catalog, "list_trending_papers", params))
+        """Papers gaining attention now, published within max_age_days. Next: get_paper_info."""
+        scope = texts.trending_scope(params.get("max_age_days"), params.get("min_velocity"))
+        return paper_page(payload_of(catalog, "list_trending_papers", params), scope=scope)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("get_related_papers")
     def get_related_papers(**params: Any) -> ToolResult:
-        """Papers the catalog relates to one paper."""
+        """Papers the catalog lists as similar to one paper. What it builds on or led to:
+        get_paper_lineage. Next: get_paper_info."""
         return paper_page(payload_of(catalog, "get_related_papers", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Lineage))
     @generated("get_paper_lineage")
     def get_paper_lineage(**params: Any) -> ToolResult:
-        """Explicit predecessor and successor links of a paper. Empty lists do not prove that
-        no such papers exist."""
+        """What a paper builds on and what built on it: explicit catalog links only (empty lists
+        prove nothing). Similar work: get_related_papers."""
         payload = payload_of(catalog, "get_paper_lineage", params)
 
         def items(key: str) -> list[dict[str, Any]]:
             return checked_rows(payload.get(key))[:HOSTED_ROW_CAP]
 
         paper = payload.get("paper")
-        model = Lineage(
-            paper=checked(paper) if paper is not None else None,
-            predecessors=items("predecessors"),
-            successors=items("successors"),
-            data=bounded(payload, ("predecessors", "successors")),
+        text = texts.lineage(
+            checked(paper) if paper is not None else None,
+            items("predecessors"),
+            items("successors"),
         )
-        text = texts.lineage(model.paper, model.predecessors, model.successors)
+        model = Lineage(data=bounded(payload, ("predecessors", "successors")))
         return respond(model, text)
 
     @provider.resource(
@@ -204,7 +228,9 @@ def build(catalog: CatalogService) -> LocalProvider:
         mime_type="application/json",
     )
     def paper_resource(paper: str) -> str:
-        result = _as_resource(lambda: info_result(catalog, {"paper": paper}))
+        result = _as_resource(
+            lambda: info_result(catalog, validated("get_paper_info", {"paper": paper}))
+        )
         return json.dumps(result.structured_content, ensure_ascii=False)
 
     @provider.resource(
@@ -216,7 +242,9 @@ def build(catalog: CatalogService) -> LocalProvider:
         "response; longer papers are read with read_paper.",
     )
     def paper_markdown(paper: str) -> str:
-        chunk = _as_resource(lambda: catalog.read(paper, None))
+        chunk = _as_resource(
+            lambda: catalog.read(validated("read_paper", {"paper": paper})["paper"], None)
+        )
         if chunk.truncated:
             raise ResourceError(
                 "invalid_argument: this paper's Markdown is longer than one "
@@ -230,8 +258,7 @@ def build(catalog: CatalogService) -> LocalProvider:
 def _chunk_model(chunk: Any, data: dict[str, Any]) -> PaperRead:
     """One chunk of a paper or of a section: the same fields, its own `data`."""
     return PaperRead(
-        paper=chunk.paper,
-        truncated=chunk.truncated,
+        truncated=chunk.truncated or None,  # said only while more remains
         next_cursor=chunk.next_cursor,
         offset=chunk.offset,
         content_version=chunk.content_version,

@@ -11,7 +11,7 @@ from fastmcp.tools import ToolResult
 from pwc_mcp import texts
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import Record, RecordPage, lean_schema
-from pwc_mcp.params import HOSTED_ROW_CAP
+from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.projections import checked, checked_rows
 from pwc_mcp.tools import (
     READ_ONLY,
@@ -48,14 +48,14 @@ def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
     for key in ("parents", "children", "common_methods"):
         item[key] = checked_rows(payload.get(key))
     item["benchmarks"] = benchmarks[:limit]
-    data = bounded({**payload, "benchmarks": benchmarks}, ("benchmarks",))
-    return respond(Record(item=item, data=data), texts.task(item))
+    data = bounded({**payload, "benchmarks": benchmarks}, ("benchmarks",), limit)
+    return respond(Record(data=data), texts.task(item))
 
 
 def record(payload: Any, area: Any = None) -> ToolResult:
     """A named record; one whose name or slug is not text is not a record we can show."""
     item = checked(payload)
-    return respond(Record(item=item, data=payload), texts.record(item, area))
+    return respond(Record(data=payload), texts.record(item, area))
 
 
 def page_of(payload: dict[str, Any], page: int, limit: int, label: str) -> ToolResult:
@@ -73,7 +73,7 @@ def page_of(payload: dict[str, Any], page: int, limit: int, label: str) -> ToolR
     }
     head = texts.found(data["count"], len(shown), label, page) + more(next_page)
     return respond(
-        RecordPage(items=shown, count=data["count"], page=page, next_page=next_page, data=data),
+        RecordPage(count=data["count"], page=page, next_page=next_page, data=data),
         texts.records(shown, head),
     )
 
@@ -108,21 +108,22 @@ def build(catalog: CatalogService) -> LocalProvider:
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_task")
     def get_task(**params: Any) -> ToolResult:
-        """A task by exact name, slug or ID: hierarchy, benchmarks by recent activity, common
-        methods, trending papers."""
+        """A task (list_tasks finds it): hierarchy, benchmarks by recent activity, common methods,
+        trending papers. Next: get_benchmark; its papers: list_papers(task=)."""
         return task_result(catalog, params)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_tasks")
     def list_tasks(**params: Any) -> ToolResult:
-        """Find tasks by name, area or level, or list the taxonomy with group_by_area."""
+        """Find tasks by name, area or level, or list the taxonomy with group_by_area. Next:
+        get_task."""
         group = bool(params.get("group_by_area"))
         limit = params.get("limit") or (None if group else HOSTED_ROW_CAP)
         payload = payload_of(catalog, "list_tasks", {**params, "limit": limit})
         if group:
             items, data = grouped(payload, "tasks")
             return respond(
-                RecordPage(items=items, count=len(items), data=data),
+                RecordPage(count=len(items), data=data),
                 texts.grouped(items, "tasks", "area"),
             )
         return flat_page(payload, params.get("page"), "tasks")
@@ -130,16 +131,16 @@ def build(catalog: CatalogService) -> LocalProvider:
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_method")
     def get_method(**params: Any) -> ToolResult:
-        """A method (architecture, technique) by exact name, full name, slug or ID, with its
-        area and introducing paper."""
+        """A method (architecture, technique; list_methods finds it): area, introducing paper.
+        Papers using it: list_papers(method=)."""
         payload = payload_of(catalog, "get_method", params)
         method = checked(payload.get("method") or {})
-        return respond(Record(item=method, data=payload), texts.record(method, payload.get("area")))
+        return respond(Record(data=payload), texts.record(method, payload.get("area")))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_methods")
     def list_methods(**params: Any) -> ToolResult:
-        """Find methods by name, area or introduction year."""
+        """Find methods by name, area or introduction year. Next: get_method."""
         limit = params.get("limit") or HOSTED_ROW_CAP
         payload = payload_of(catalog, "list_methods", {**params, "limit": limit})
         return flat_page(payload, params.get("page"), "methods")
@@ -147,37 +148,41 @@ def build(catalog: CatalogService) -> LocalProvider:
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_conference")
     def get_conference(**params: Any) -> ToolResult:
-        """A conference by exact name, slug or ID: dates, venue, tier, links."""
+        """A conference (list_conferences finds it): dates, venue, tier, links. Its papers:
+        list_papers(conference=)."""
         return record(payload_of(catalog, "get_conference", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_conferences")
     def list_conferences(**params: Any) -> ToolResult:
-        """Conferences, optionally of one year."""
+        """Conferences, optionally of one year. Next: get_conference."""
         return entity_page(catalog, "list_conferences", params, "conferences")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_organization")
     def get_organization(**params: Any) -> ToolResult:
-        """An organization (lab, company, university) by exact name, slug or ID."""
+        """An organization (lab, company, university; list_organizations finds it). Its papers:
+        list_papers(organization=)."""
         return record(payload_of(catalog, "get_organization", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_organizations")
     def list_organizations(**params: Any) -> ToolResult:
-        """Organizations, optionally only featured ones."""
+        """Organizations, optionally only featured ones. Next: get_organization."""
         return entity_page(catalog, "list_organizations", params, "organizations")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
     @generated("get_framework")
     def get_framework(**params: Any) -> ToolResult:
-        """A software framework by exact name, slug or ID: when to use it, platforms, links."""
+        """A software framework (list_frameworks finds it): when to use it, platforms, links.
+        Papers with code in it: list_papers(framework=)."""
         return record(payload_of(catalog, "get_framework", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
     @generated("list_frameworks")
     def list_frameworks(**params: Any) -> ToolResult:
-        """Frameworks, filtered by domain, category or platform (exact, case-insensitive)."""
+        """Frameworks by domain, category or platform (exact, case-insensitive). Next:
+        get_framework."""
         return entity_page(catalog, "list_frameworks", params, "frameworks")
 
     @provider.resource(
@@ -188,7 +193,7 @@ def build(catalog: CatalogService) -> LocalProvider:
         mime_type="application/json",
     )
     def task_resource(task: str) -> str:
-        result = _as_resource(lambda: task_result(catalog, {"task": task}))
+        result = _as_resource(lambda: task_result(catalog, validated("get_task", {"task": task})))
         return json.dumps(result.structured_content, ensure_ascii=False)
 
     return provider

@@ -37,7 +37,7 @@ def test_a_date_filter_smuggled_into_a_query_does_not_poison_the_filtered_search
     victim = {"query": "vision transformer", "published_after": "2021-01-01"}
     result = call_as_new_client(cold, "search_papers", victim)
     assert catalog.stats.requests["papers/search"] == before + 1, "served from the attacker's entry"
-    published = [item["published"] for item in result["items"]]
+    published = [item["published"] for item in result["data"]["results"]]
     assert published and all(date >= "2021-01-01" for date in published), published
 
 
@@ -49,4 +49,4 @@ def test_a_task_filter_smuggled_into_a_search_does_not_poison_the_task_listing(
     victim = {"search": "net", "task": "image-classification", "order_by": "name"}
     result = call_as_new_client(cold, "list_benchmarks", victim)
     assert catalog.stats.requests["datasets/"] == before + 1, "served from the attacker's entry"
-    assert [item["name"] for item in result["items"]] == ["ImageNet"]
+    assert [item["name"] for item in result["data"]["results"]] == ["ImageNet"]

@@ -13,7 +13,7 @@ from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, first_examples
 from pwc_mcp.localserver import Running
 from pwc_mcp.params import TOOLS
 from tests.helpers.e2e import RPC_HEADERS, modern, rpc
-from tests.helpers.mcp import ROUND_GROWTH, ROUND_START_TOOLS_LIST
+from tests.helpers.mcp import RPC_ENVELOPE, TOOLS_LIST_BUDGET
 
 pytestmark = pytest.mark.anyio
 
@@ -48,7 +48,7 @@ async def test_fastmcp_client(server: Running, mode: str) -> None:
     async with FastMCPClient(transport, mode=mode) as client:
         assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
         result = await client.call_tool("get_benchmark", {"benchmark": "imagenet", "limit": 2})
-        assert result.structured_content["benchmark"]["slug"] == "imagenet"
+        assert result.structured_content["data"]["benchmark"]["slug"] == "imagenet"
         assert len(result.structured_content["evaluations"]) == 2
 
 
@@ -96,7 +96,7 @@ def test_discover_with_public_cache_hints(http: httpx.Client) -> None:
 def test_tools_list_wire_size(http: httpx.Client) -> None:
     answer = http.post("/mcp", json=rpc("tools/list"), headers=RPC_HEADERS)
     assert answer.status_code == 200
-    budget = ROUND_START_TOOLS_LIST["wire"] + ROUND_GROWTH
+    budget = TOOLS_LIST_BUDGET + RPC_ENVELOPE
     assert len(answer.content) <= budget, len(answer.content)
 
 

@@ -15,12 +15,12 @@ from pwc_mcp.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
 
-# tools/list, which every client loads into the model's context, when issues #18 and #19 began
-# (6c5ccaf): as model_dump'ed tools (compact JSON) and as the JSON-RPC answer on the wire, both
-# under 60% of the reference implementation's 48,371 bytes. The two issues bought their new
-# parameters and app binding with explicit budgets: 2,500 and 300 bytes.
-ROUND_START_TOOLS_LIST = {"compact": 28_418, "wire": 28_462}
-ROUND_GROWTH = 2_500 + 300
+# tools/list, which every client loads into the model's context when it connects: at most
+# 24,000 bytes as model_dump'ed tools in compact JSON (issue #26; 30,138 when it was filed, 48,371
+# for the reference implementation), and the JSON-RPC answer on the wire adds only its envelope
+# (`{"jsonrpc":"2.0","id":1,"result":{"tools":...}}`).
+TOOLS_LIST_BUDGET = 24_000
+RPC_ENVELOPE = 44
 
 
 def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) -> CatalogService:
@@ -45,6 +45,18 @@ async def error_of(client: Client, tool: str, **arguments: Any) -> str:
     text = result.content[0].text
     assert "Traceback" not in text and "/api/v1" not in text, "no internals or upstream URLs"
     return text
+
+
+def scored_rows(structured: dict[str, Any], rows: list[dict[str, Any]] | None = None) -> list[dict]:
+    """The evaluation rows of a result as a model reads them: each row of `data` (by default
+    `data.results`) with the metric values its projection gives as numbers (`evaluations`, one
+    per row, the same ID), else its own (then numbers already)."""
+    rows = structured["data"]["results"] if rows is None else rows
+    added = structured.get("evaluations", [])
+    assert [e.get("id") for e in added] == [r.get("id") for r in rows], "one per row, in order"
+    return [
+        {**r, "metrics": e.get("metrics") or r["metrics"]} for r, e in zip(rows, added, strict=True)
+    ]
 
 
 def is_json(text: str) -> bool:

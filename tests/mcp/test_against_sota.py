@@ -1,5 +1,5 @@
-"""`get_paper_evaluations` with `against_sota` (issue #18, item 2): typed `sota` on each row and
-the standalone text, over the sample catalog; the lookups share the server's response cache;
+"""`get_paper_evaluations` with `against_sota` (issue #18, item 2): `sota` on each row of `data`
+(the handler's, sent once: issue #26) and the standalone text, over the sample catalog; the lookups share the server's response cache;
 a failed lookup or a leaderboard longer than the bounded scan is said, never a failed call."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ QUESTION = {"paper": "1706.03762", "against_sota": True}
 
 
 def rows_on(structured: dict[str, Any], benchmark: str) -> dict[str, dict[str, Any]]:
-    return {r["model_name"]: r for r in structured["evaluations"] if r["benchmark"] == benchmark}
+    rows = structured["data"]["results"]
+    return {r["model_name"]: r for r in rows if r["dataset_name"] == benchmark}
 
 
 async def test_how_far_the_original_transformer_is_from_todays_best(cached_client: Client) -> None:
@@ -27,16 +28,18 @@ async def test_how_far_the_original_transformer_is_from_todays_best(cached_clien
     rows = rows_on(structured, "WMT2014 English-German")
     assert rows["Transformer Big"]["sota"] == {
         "metric": "BLEU score",
+        "direction": "higher",
         "value": 35.0,
         "gap": 6.6,
         "rank": 6,
         "of": 7,
         "model_name": "Transformer Big + BT",
         "paper_title": "Understanding Back-Translation at Scale",
-        "extra_data": True,  # back-translation: the best row's qualifier is said with it
+        "paper_id": "52108",
+        "uses_additional_data": True,  # back-translation: the best row's qualifier is said too
+        "protocol": None,
     }
     assert rows["Transformer Base"]["sota"]["gap"] == 7.7
-    assert structured["data"]["results"][0]["sota"]["paper_id"] == "52108"
     assert (
         "- Transformer Big on WMT2014 English-German: BLEU score: 28.4 · rank 6 in Machine "
         "Translation · 213M params · newstest2014 split — best now 35 (Transformer Big + BT, "
@@ -47,7 +50,8 @@ async def test_how_far_the_original_transformer_is_from_todays_best(cached_clien
 
 async def test_without_the_parameter_rows_carry_no_standing(cached_client: Client) -> None:
     structured, text = await call(cached_client, "get_paper_evaluations", paper="1706.03762")
-    assert all("sota" not in r and "sota_unavailable" not in r for r in structured["evaluations"])
+    rows = structured["data"]["results"]
+    assert all("sota" not in r and "sota_unavailable" not in r for r in rows)
     assert "best now" not in text and "against_sota" not in structured["data"]
 
 
@@ -116,7 +120,7 @@ async def test_a_leaderboard_beyond_the_bounded_scan_is_answered_from_its_sorted
         }
     )
     structured, text = await call(client, "get_paper_evaluations", **QUESTION)
-    sota = structured["evaluations"][0]["sota"]
+    sota = structured["data"]["results"][0]["sota"]
     assert (sota["value"], sota["gap"], sota["rank"], sota.get("of")) == (35.25, 7.75, 40, None)
     assert structured["data"]["against_sota"]["pages_read"] == 1
     assert "7.75 behind, rank 40/?" in text
@@ -147,5 +151,5 @@ async def test_further_pages_stop_at_the_calls_page_budget(hostile) -> None:
     )
     structured, _ = await call(client, "get_paper_evaluations", **QUESTION)
     assert structured["data"]["against_sota"]["pages_read"] == 1 + EXTRA_PAGES
-    sota = structured["evaluations"][0]["sota"]
+    sota = structured["data"]["results"][0]["sota"]
     assert (sota["value"], sota["gap"], sota["rank"], sota.get("of")) == (31.5, 1.5, 3, None)

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.anyio
 
 async def test_get_benchmark_puts_the_state_of_the_art_first(cached_client: Client) -> None:
     data, text = await call(cached_client, "get_benchmark", benchmark="ImageNet")
-    first = data["evaluations"][0]
+    first = data["data"]["results"][0]
     # before: CLIP ViT-L/14@336px (zero-shot), rank 1 of Zero-Shot Image Classification
     assert (first["model_name"], first["rank_scopes"][0]["task_name"]) == (
         "ViT-H/14",

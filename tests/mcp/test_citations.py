@@ -24,7 +24,7 @@ async def test_a_bibtex_entry_for_bert_with_its_venue(cached_client: Client) -> 
         "text": BERT_BIBTEX,
         "source": "catalog",
     }
-    assert structured["paper"]["title"] == BERT_TITLE
+    assert structured["data"]["title"] == BERT_TITLE
     assert "citation" not in structured["data"]  # typed once, not twice
 
 

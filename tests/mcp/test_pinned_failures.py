@@ -125,8 +125,8 @@ async def test_a_result_with_a_lookup_skipped_at_the_deadline_is_not_remembered(
         async with Client(server) as client:
             question = {"paper": "1706.03762", "against_sota": True}
             structured, _ = await call(client, "get_paper_evaluations", **question)
-            reasons = {r.get("sota_unavailable") for r in structured["evaluations"]}
+            reasons = {r.get("sota_unavailable") for r in structured["data"]["results"]}
             assert "deadline reached" in reasons  # the slow call was degraded, as it should be
             structured, _ = await call(client, "get_paper_evaluations", **question)
-    rows = structured["evaluations"]
+    rows = structured["data"]["results"]
     assert all(r["sota"]["value"] == 35.0 for r in rows), rows

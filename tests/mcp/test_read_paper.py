@@ -27,7 +27,7 @@ async def read_all(client: Client, first: str, then: str | None = None) -> tuple
     structured, _ = await call(client, "read_paper", paper=first)
     parts = [structured["data"]["markdown"].encode()]
     calls = 1
-    while structured["truncated"]:
+    while structured.get("truncated"):
         structured, _ = await call(
             client, "read_paper", paper=then or first, cursor=structured["next_cursor"]
         )

@@ -84,7 +84,7 @@ async def test_a_long_catalog_string_stays_one_short_line(hostile) -> None:
     rows = [{"id": str(i), "title": f"T{i} " + "word\n" * 2_000} for i in range(25)]
     catalog.by_path["papers/search"] = (200, {"count": 25, "results": rows})
     structured, text = await call(client, "search_papers", query="x")
-    assert structured["items"][0]["title"] == rows[0]["title"]  # the structure is whole
+    assert structured["data"]["results"][0]["title"] == rows[0]["title"]  # the structure is whole
     lines = text.splitlines()
     assert len(lines) == 26 and all(len(line) < 300 for line in lines)
     assert all(f"T{i} word" in lines[i + 1] and f"ID {i}" in lines[i + 1] for i in range(25))
