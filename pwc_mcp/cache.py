@@ -24,6 +24,17 @@ Fair shares: each cache admits a new key only over entries looked up less often
 of the server) may add at most 1/16 of a family's entries and bytes, 1/8 of the chunk cache's
 (one whole outline); what it reads beyond that is served, not stored. A call that fails because
 an answer had the wrong shape drops every entry it read, so no such answer outlives the call.
+
+Level 2 (`shared`, with `PWC_MCP_CACHE_STORAGE`): a local leader's miss asks the replicas'
+shared cache, then takes a lease so that one replica fetches (pwc_mcp/leases.py); what it keeps
+in level 1 it also shares (pwc_mcp/shared_cache.py), and an entry copied from level 2 lives only
+as long as it had left there, so no answer is served older than its family's TTL.
+
+Counters per path label: `hits`/`misses` of level 1 (misses include coalesced waiters),
+`coalesced` (joined this process's identical upstream call), `l2_hits`/`l2_misses` (the
+leader's look in level 2), `shared_joins` (an answer another replica fetched while this one
+waited on its lease), `uncached` (chunked raw reads), `upstream_calls` by `status`, and
+`upstream_failures` (timeouts, transport errors, unusable answers, 429 and 5xx).
 """
 
 from __future__ import annotations
@@ -31,24 +42,33 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from pydantic_core import from_json
 
-from pwc_core.errors import HTTPStatusError, ResponseError, UpstreamShapeError, UpstreamTimeout
-from pwc_core.routes import GENERAL, LIST, OBJECT, RESULTS
+from pwc_core.errors import HTTPStatusError, UpstreamShapeError
+from pwc_core.routes import GENERAL
 from pwc_core.transport import CatalogClient, Reply, canonical_request, encode_params
-from pwc_mcp.bounded_cache import BoundedTTLCache, Budget
+from pwc_mcp.answer_checks import failed, parse, status_label
+from pwc_mcp.bounded_cache import BoundedTTLCache
 from pwc_mcp.cache_routes import ROUTES, classify, route, ttl_family
+from pwc_mcp.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
+from pwc_mcp.config import MiB
+from pwc_mcp.leases import Hit, SharedFlight
 from pwc_mcp.reads import CURRENT, Read, Reads, allowance, answered_wrong, note
+from pwc_mcp.shared_values import (
+    Miss,
+    decode_answer,
+    decode_reply,
+    encode_body,
+    encode_miss,
+    encode_reply,
+)
 
-__all__ = ["FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "Reads", "route", "ttl_family"]
+__all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "route"]
+__all__ += ["Reads", "ttl_family"]
 
-MiB = 1024 * 1024
-SHAPE_MESSAGE = "API returned an unexpected response shape"
-LIST_MESSAGE = "API response did not contain a result list"
 
 # family: (ttl seconds, entry share /16, byte share /16)
 FAMILIES: dict[str, tuple[float, int, int]] = {
@@ -58,46 +78,21 @@ FAMILIES: dict[str, tuple[float, int, int]] = {
     "general": (300.0, 8, 9),
 }
 CALL_SHARE = 16  # one call adds at most 1/16 of a family cache's entries and bytes
-CHUNK_CALL_SHARE = 8  # and 1/8 of the chunk cache's: 32 chunks, the longest outline
 
-# hits/misses: cache lookups (misses include coalesced waiters); coalesced: waited on another
-# caller's identical upstream call; uncached: chunked raw reads that bypass the cache.
-_COUNTERS = ("hits", "misses", "coalesced", "uncached", "upstream_calls")
+# Per path label (the module's docstring says what each counts).
+_LOCAL = ("hits", "misses", "coalesced", "uncached", "upstream_calls", "upstream_failures")
+_COUNTERS = (*_LOCAL, "l2_hits", "l2_misses", "shared_joins")
 # Why entries were dropped or never stored, summed over the caches (pwc_mcp/bounded_cache.py).
 _DROPS = ("evictions", "rejections", "over_budget")
 
 
-class ChunkCache(BoundedTTLCache):
-    """Immutable versioned Markdown chunks; key with `ChunkCache.key(...)`."""
+class _Expiring:
+    """A level-1 entry copied from level 2: it lives no longer than it had left there."""
 
-    def __init__(
-        self,
-        *,
-        ttl: float = 3600.0,
-        max_entries: int = 256,
-        max_bytes: int = 16 * MiB,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(ttl=ttl, max_entries=max_entries, max_bytes=max_bytes, clock=clock)
+    __slots__ = ("value", "until")
 
-    def set(
-        self, key: Hashable, value: Any, size: int, *, budget: Budget | None = None
-    ) -> int | None:
-        """As `BoundedTTLCache.set`, within the current call's share of the chunk cache."""
-        own = budget or allowance("chunks", self, CHUNK_CALL_SHARE)
-        return super().set(key, value, size, budget=own)
-
-    @staticmethod
-    def key(paper: str, content_version: str, offset: int, limit: int) -> tuple[str, str, int, int]:
-        return (paper, content_version, offset, limit)
-
-
-@dataclass(frozen=True)
-class _Miss:
-    """A cached public-metadata 404, re-raised on every hit."""
-
-    status: int
-    detail: str
+    def __init__(self, value: Any, until: float) -> None:
+        self.value, self.until = value, until
 
 
 class _Flight:
@@ -110,36 +105,15 @@ class _Flight:
         self.error: BaseException | None = None
 
 
-def _status_label(exc: BaseException) -> str:
-    if isinstance(exc, UpstreamTimeout):
-        return "timeout"
-    if isinstance(exc, HTTPStatusError):
-        return str(exc.status)
-    if isinstance(exc, ResponseError):
-        return "invalid"
-    return "error"
+def _size(value: Any) -> int:
+    """Bytes a level-1 value is counted as (what `fetch` reports for a fetched one)."""
+    if isinstance(value, Miss):
+        return len(value.detail.encode()) + 64
+    return len(value.body) if isinstance(value, Reply) else len(value)
 
 
-def _parse(body: bytes, shape: str) -> Any:
-    """The document of a body, checked against its route's shape. pydantic-core's parser is
-    several times faster than json's, and hits parse with it too, so both agree exactly."""
-    try:
-        document = from_json(body)
-    except ValueError as exc:
-        raise UpstreamShapeError("API returned invalid JSON") from exc
-    if not isinstance(document, dict | list) or (
-        shape in (OBJECT, RESULTS) and not isinstance(document, dict)
-    ):
-        raise UpstreamShapeError(SHAPE_MESSAGE)
-    if shape == RESULTS and not (
-        isinstance(document, dict) and isinstance(document.get("results"), list)
-    ):
-        raise UpstreamShapeError(LIST_MESSAGE)
-    if shape == LIST and isinstance(document, dict):
-        rows = document.get("results")
-        if not isinstance(rows if rows is not None else document.get("items"), list):
-            raise UpstreamShapeError(LIST_MESSAGE)
-    return document
+Fetch = Callable[[], tuple[Any, int | None, str]]  # (value, size or None: serve only, status)
+Codec = tuple[Callable[[Any], bytes], Callable[[bytes], Any]]  # a value as a level-2 payload
 
 
 class CachedCatalog:
@@ -152,9 +126,11 @@ class CachedCatalog:
         clock: Callable[[], float] = time.monotonic,
         max_entries: int = 512,
         max_bytes: int = 64 * MiB,
+        shared: SharedFlight | None = None,
     ) -> None:
         self.client = client
         self.clock = clock
+        self.shared = shared
         self.caches = {
             name: BoundedTTLCache(
                 ttl=ttl,
@@ -171,18 +147,29 @@ class CachedCatalog:
     def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
         label, shape, family = classify(path)
 
-        parsed: list[Any] = []  # the leader's own parse of the body it fetched
+        parsed: list[Any] = []  # the leader's own parse of the body it fetched or borrowed
 
         def fetch() -> tuple[bytes, int | None, str]:
             reply = self.client.get(path, params)
-            parsed.append(_parse(reply.body, shape))
+            parsed.append(parse(reply.body, shape))
             return reply.body, len(reply.body), str(reply.status)
 
+        def borrowed(payload: bytes) -> bytes | Miss | None:
+            answer = decode_answer(payload)
+            if isinstance(answer, Miss):
+                return answer if family == "public_metadata" else None
+            try:
+                parsed[:] = [] if answer is None else [parse(answer, shape)]
+            except UpstreamShapeError:
+                return None
+            return answer
+
         key = "json:" + canonical_request(path, encode_params(params))
-        body = self._load(key, family, label, fetch, cache_404=family == "public_metadata")
-        if isinstance(body, _Miss):
+        codec = (_encode_answer, borrowed)
+        body = self._load(key, family, label, fetch, codec, cache_404=family == "public_metadata")
+        if isinstance(body, Miss):
             raise HTTPStatusError(body.status, body.detail)
-        # A miss answers with the document it validated; hits and coalesced waiters parse afresh.
+        # A leader answers with the document it validated; hits and coalesced waiters parse afresh.
         return parsed[0] if parsed else from_json(body)
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
@@ -198,7 +185,8 @@ class CachedCatalog:
             size = None if not reply.body or html else len(reply.body)  # None: serve, never cache
             return Reply(reply.status, dict(reply.headers), reply.body), size, str(reply.status)
 
-        value = self._load("raw:" + canonical_request(path, pairs), family, label, fetch)
+        key = "raw:" + canonical_request(path, pairs)
+        value = self._load(key, family, label, fetch, (encode_reply, decode_reply))
         return Reply(value.status, dict(value.headers), value.body)
 
     @contextlib.contextmanager
@@ -224,7 +212,7 @@ class CachedCatalog:
         as the cache hit it stands for."""
         with self._lock:
             for family, _, key, stamp in entries:
-                found = self.caches[family].lookup(key)
+                found = self._lookup(family, key)
                 if found is None or found[1] != stamp:
                     return False
             for _, label, _, _ in entries:
@@ -232,10 +220,19 @@ class CachedCatalog:
         return True
 
     def forget(self, entries: Sequence[Read]) -> None:
-        """Drop each entry read that is still the one cached under its key."""
+        """Drop each entry read that is still the one cached under its key, in level 2 too
+        (from a thread: this may run on the event loop, and Redis is network I/O)."""
         with self._lock:
             for family, _, key, stamp in entries:
                 self.caches[family].discard(key, stamp)
+        if self.shared is not None and entries:
+            shared, dropped = self.shared.cache, [(family, key) for family, _, key, _ in entries]
+
+            def drop() -> None:
+                for family, key in dropped:
+                    shared.delete(family, key)
+
+            threading.Thread(target=drop, name="pwc-forget", daemon=True).start()
 
     def stats(self) -> dict[str, Any]:
         """Content-free counters: totals, per path family, and per cache."""
@@ -262,6 +259,29 @@ class CachedCatalog:
         counters[name] += 1
         if status is not None:
             counters["status"][status] = counters["status"].get(status, 0) + 1
+            if failed(status):
+                counters["upstream_failures"] += 1
+
+    def _lookup(self, family: str, key: str) -> tuple[Any, int] | None:
+        """(value, stamp) in level 1, or None; a copy from level 2 past its time is dropped.
+        Caller holds `self._lock`."""
+        cache = self.caches[family]
+        found = cache.lookup(key)
+        if found is None or not isinstance(found[0], _Expiring):
+            return found
+        if self.clock() >= found[0].until:
+            cache.discard(key, found[1])
+            return None
+        return found[0].value, found[1]
+
+    def _store(
+        self, family: str, key: str, value: Any, size: int, ttl: float | None = None
+    ) -> int | None:
+        """Level 1 within the call's share; caller holds `self._lock`."""
+        cache = self.caches[family]
+        if ttl is not None and ttl < cache.ttl:
+            value = _Expiring(value, self.clock() + ttl)
+        return cache.set(key, value, size, budget=allowance(family, cache, CALL_SHARE))
 
     def _uncached(self, label: str, path: str, params: Mapping[str, Any] | None) -> Reply:
         note(GENERAL, label, "", None)
@@ -271,7 +291,7 @@ class CachedCatalog:
             reply = self.client.get(path, params)
         except BaseException as exc:
             with self._lock:
-                self._count(label, "upstream_calls", _status_label(exc))
+                self._count(label, "upstream_calls", status_label(exc))
             raise
         with self._lock:
             self._count(label, "upstream_calls", str(reply.status))
@@ -282,17 +302,15 @@ class CachedCatalog:
         key: str,
         family: str,
         label: str,
-        fetch: Callable[[], tuple[Any, int | None, str]],
+        fetch: Fetch,
+        codec: Codec,
         *,
         cache_404: bool = False,
     ) -> Any:
-        """Cached value, or one upstream fetch shared by every concurrent identical miss.
-
-        `fetch` returns (value, size or None to serve without caching, upstream status label).
-        """
-        cache = self.caches[family]
+        """Cached value, or one upstream fetch shared by every concurrent identical miss (and,
+        with level 2, by the replicas)."""
         with self._lock:
-            found = cache.lookup(key)
+            found = self._lookup(family, key)
             if found is not None:
                 self._count(label, "hits")
                 note(family, label, key, found[1])
@@ -312,28 +330,64 @@ class CachedCatalog:
             note(family, label, key, flight.stamp)
             return flight.value
         try:
-            value, size, status = fetch()
+            value, stamp = self._lead(key, family, label, fetch, codec, cache_404)
         except BaseException as exc:
             with self._lock:
-                self._count(label, "upstream_calls", _status_label(exc))
-                stamp = None
-                if cache_404 and isinstance(exc, HTTPStatusError) and exc.status == 404:
-                    miss = _Miss(404, exc.detail)
-                    share = allowance(family, cache, CALL_SHARE)
-                    stamp = cache.set(key, miss, len(exc.detail.encode()) + 64, budget=share)
-                # A caller may recover from the failure: its result depends on it.
-                note(family, label, key, stamp)
                 flight.error = exc
                 del self._flights[key]
             flight.done.set()
             raise
         with self._lock:
-            self._count(label, "upstream_calls", status)
-            stamp = None
-            if size is not None:
-                stamp = cache.set(key, value, size, budget=allowance(family, cache, CALL_SHARE))
             flight.value, flight.stamp = value, stamp
-            note(family, label, key, stamp)
             del self._flights[key]
         flight.done.set()
         return value
+
+    def _lead(
+        self, key: str, family: str, label: str, fetch: Fetch, codec: Codec, cache_404: bool
+    ) -> tuple[Any, int | None]:
+        """The local leader's value and its level-1 stamp (None: not stored): from level 2,
+        else from the upstream under a lease, shared when it is complete."""
+        found = None if self.shared is None else self.shared.find(family, key, codec[1])
+        if isinstance(found, Hit):
+            with self._lock:
+                self._count(label, "l2_hits")
+                if found.joined:
+                    self._count(label, "shared_joins")
+                stamp = self._store(family, key, found.value, _size(found.value), found.ttl)
+                note(family, label, key, stamp)
+            return found.value, stamp
+        ttl = self.caches[family].ttl
+        if found is not None:
+            with self._lock:
+                self._count(label, "l2_misses")
+        try:
+            try:
+                value, size, status = fetch()
+            except BaseException as exc:
+                miss = None
+                with self._lock:
+                    self._count(label, "upstream_calls", status_label(exc))
+                    stamp = None
+                    if cache_404 and isinstance(exc, HTTPStatusError) and exc.status == 404:
+                        miss = Miss(404, exc.detail)
+                        stamp = self._store(family, key, miss, _size(miss))
+                    # A caller may recover from the failure: its result depends on it.
+                    note(family, label, key, stamp)
+                if found is not None and miss is not None:
+                    found.publish(encode_miss(miss), ttl)
+                raise
+            with self._lock:
+                self._count(label, "upstream_calls", status)
+                stamp = None if size is None else self._store(family, key, value, size)
+                note(family, label, key, stamp)
+            if found is not None and size is not None:
+                found.publish(codec[0](value), ttl)
+            return value, stamp
+        finally:
+            if found is not None:
+                found.release()
+
+
+def _encode_answer(value: bytes | Miss) -> bytes:
+    return encode_miss(value) if isinstance(value, Miss) else encode_body(value)

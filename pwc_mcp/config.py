@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 
 from pwc_core.transport import DEFAULT_BASE_URL
 from pwc_mcp.hosts import split_host
+from pwc_mcp.shared_cache import url_problem  # it imports the redis client only when asked
 
 MiB = 1024 * 1024
 CATALOG_TIMEOUT = 25.0
@@ -61,6 +62,7 @@ class Settings:
     global_concurrency_limit: int = 128
     trusted_proxy_cidrs: tuple[Network, ...] = ()
     rate_limit_storage: str = "memory://"
+    cache_storage: str | None = None  # Redis for the answers shared by replicas (level 2)
     cursor_key_current: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     cursor_key_previous: bytes | None = field(default=None, repr=False)
     cursor_key_ephemeral: bool = True
@@ -212,6 +214,12 @@ def _limits_storage(name: str, raw: str) -> str:
     raise Invalid(f"{name} must be memory:// or a redis:// URI")
 
 
+def _cache_storage(name: str, raw: str) -> str:
+    if (problem := url_problem(raw)) is not None:
+        raise Invalid(f"{name} {problem}")
+    return raw
+
+
 def _signing_key(name: str, raw: str) -> bytes:
     if len(raw) < 32:
         raise Invalid(f"{name} must be at least 32 characters")
@@ -292,6 +300,12 @@ SETTINGS: tuple[Setting, ...] = (
         "`limits` storage URI, e.g. `redis://127.0.0.1:6379` to share limits between replicas",
     ),
     Setting(
+        "PWC_MCP_CACHE_STORAGE",
+        "cache_storage",
+        _cache_storage,
+        "Redis URI: catalog answers and single flight shared by replicas ([Scale out](#scale-out))",
+    ),
+    Setting(
         CURSOR_KEY_CURRENT,
         "cursor_key_current",
         _signing_key,
@@ -325,13 +339,15 @@ def _combination_problems(values: Mapping[str, Any], given: set[str]) -> list[st
     problems = []
     if CURSOR_KEY_PREVIOUS in given and CURSOR_KEY_CURRENT not in given:
         problems.append(f"{CURSOR_KEY_PREVIOUS} needs {CURSOR_KEY_CURRENT}")
-    if values.get("rate_limit_storage", "memory://") != "memory://" and (
-        CURSOR_KEY_CURRENT not in given
+    for env, field_, why in (  # storages shared by replicas, and what needs the same key
+        ("PWC_MCP_RATE_LIMIT_STORAGE", "rate_limit_storage", "hash client identities"),
+        ("PWC_MCP_CACHE_STORAGE", "cache_storage", "name and sign shared answers"),
     ):
-        problems.append(
-            f"PWC_MCP_RATE_LIMIT_STORAGE shared by replicas needs {CURSOR_KEY_CURRENT}: "
-            "replicas must hash client identities with the same key"
-        )
+        if values.get(field_, "memory://") != "memory://" and CURSOR_KEY_CURRENT not in given:
+            problems.append(
+                f"{env} shared by replicas needs {CURSOR_KEY_CURRENT}: "
+                f"replicas must {why} with the same key"
+            )
     return problems
 
 

@@ -7,9 +7,8 @@ to the event loop that serves requests.
 
 When the shared storage fails, the same windows are kept in this process's memory instead
 (each replica then enforces the limits on its own: N replicas admit up to N x a limit, never
-unlimited). The shared storage is retried at most every ``retry_seconds``; the failure is logged
-at most once per ``warn_seconds`` with the exception type only (a Redis error message names the
-host), and ``degraded`` stays true until the shared storage answers again.
+unlimited); retries, the rate-limited warning and ``degraded`` follow the one rule for shared
+storages (pwc_mcp/storage_health.py).
 """
 
 from __future__ import annotations
@@ -24,13 +23,11 @@ from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter as SyncMovingWindow
 
+from pwc_mcp.storage_health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
+
 log = logging.getLogger("pwc_mcp.limits")
 
 NAMESPACE = "pwc-mcp"
-RETRY_SECONDS = 5.0
-WARN_SECONDS = 60.0
-# A Redis that stops answering must not hold requests for the OS's connect timeout (minutes).
-REDIS_OPTIONS = {"socket_timeout": 1.0, "socket_connect_timeout": 1.0}
 
 
 def seconds_to_wait(reset_time: float) -> int:
@@ -53,13 +50,19 @@ class Windows:
         self.storage_uri = storage_uri
         self.shared = not storage_uri.startswith("memory://")
         self.memory = SyncMovingWindow(storage_from_string("memory://"))
-        self.clock = clock
-        self.retry_seconds = retry_seconds
-        self.warn_seconds = warn_seconds
-        self.degraded = False
+        self.health = StorageHealth(
+            log,
+            unavailable="rate-limit storage unavailable type=%s; limiting in process memory",
+            restored="rate-limit storage answering again; limits are shared",
+            clock=clock,
+            retry_seconds=retry_seconds,
+            warn_seconds=warn_seconds,
+        )
         self._remote: MovingWindowRateLimiter | None = None
-        self._retry_at = -math.inf
-        self._warned_at = -math.inf
+
+    @property
+    def degraded(self) -> bool:
+        return self.health.degraded
 
     async def hit(self, item: RateLimitItem, *keys: str) -> int | None:
         return await self._check(item, keys, record=True)
@@ -78,9 +81,9 @@ class Windows:
                 room = await check(item, NAMESPACE, *keys)
                 stats = None if room else await remote.get_window_stats(item, NAMESPACE, *keys)
             except Exception as exc:  # any storage failure: limit in memory instead
-                self._failed(exc)
+                self.health.failed(exc)
             else:
-                self._answered()
+                self.health.answered()
                 return None if stats is None else seconds_to_wait(stats.reset_time)
         local = self.memory.hit if record else self.memory.test
         if local(item, NAMESPACE, *keys):
@@ -88,32 +91,11 @@ class Windows:
         return seconds_to_wait(self.memory.get_window_stats(item, NAMESPACE, *keys).reset_time)
 
     def _usable_remote(self) -> MovingWindowRateLimiter | None:
-        if not self.shared:
+        if not self.shared or not self.health.usable():
             return None
-        if self.degraded:
-            now = self.clock()
-            if now < self._retry_at:
-                return None
-            self._retry_at = now + self.retry_seconds  # one probe at a time; the rest use memory
         if self._remote is None:
             storage = storage_from_string(
                 "async+" + self.storage_uri, implementation="redispy", **REDIS_OPTIONS
             )
             self._remote = MovingWindowRateLimiter(storage)
         return self._remote
-
-    def _failed(self, exc: Exception) -> None:
-        now = self.clock()
-        self.degraded = True
-        self._retry_at = now + self.retry_seconds
-        if now - self._warned_at >= self.warn_seconds:
-            self._warned_at = now
-            log.warning(
-                "rate-limit storage unavailable type=%s; limiting in process memory",
-                type(exc).__name__,
-            )
-
-    def _answered(self) -> None:
-        if self.degraded:
-            self.degraded = False
-            log.warning("rate-limit storage answering again; limits are shared")

@@ -198,9 +198,17 @@ def _listening(port: int) -> bool:
 def run_nginx(nginx: str, prefix: Path, backend_port: int) -> Iterator[Nginx]:
     """The real nginx in the foreground (`daemon off`) with the rendered site; stopped on exit."""
     port, redirect_port = free_port(), free_port()
-    main = write_main(
-        prefix, render_site(port=port, redirect_port=redirect_port, backend_port=backend_port)
-    )
+    site = render_site(port=port, redirect_port=redirect_port, backend_port=backend_port)
+    with start_nginx(nginx, prefix, site, port, redirect_port) as running:
+        yield running
+
+
+@contextmanager
+def start_nginx(
+    nginx: str, prefix: Path, site: str, port: int, redirect_port: int
+) -> Iterator[Nginx]:
+    """The real nginx with `site` (rendered to listen on `port` and `redirect_port`)."""
+    main = write_main(prefix, site)
     checked = nginx_test(nginx, prefix, main)
     assert checked.returncode == 0, checked.stderr
     command = [
@@ -270,3 +278,102 @@ def run_script(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[s
         timeout=timeout,
         check=False,
     )
+
+
+# -- scale out: nginx, replicas, Redis (deploy/) ---------------------------------------------
+
+COMPOSE = ROOT / "deploy" / "compose.yaml"
+UPSTREAMS = ROOT / "deploy" / "nginx-upstreams.sh"
+# What every replica of a scale-out deployment is started with (README, "Scale out"):
+# deploy/compose.yaml names exactly these plus CONTAINER_ONLY, and tests/ops/test_replicas.py
+# runs its replicas with exactly these plus LOOPBACK_ONLY (tests/ops/test_compose.py checks both).
+SCALE_OUT_SETTINGS = (
+    "PWC_MCP_ALLOWED_HOSTS",
+    "PWC_MCP_PUBLIC_URL",
+    "PWC_MCP_RATE_LIMIT_STORAGE",
+    "PWC_MCP_CACHE_STORAGE",
+    "PWC_MCP_CURSOR_KEY_CURRENT",
+)
+CONTAINER_ONLY = {
+    "PWC_MCP_HOST": "a container listens on its network, not on loopback",
+    "PWC_MCP_TRUSTED_PROXY_CIDRS": "nginx reaches the replicas from its network address",
+}
+LOOPBACK_ONLY = {"PWC_API_URL": "the test's own counting catalog, not the public one"}
+# The installed `pwc-mcp` entry point, run by this interpreter (no console script needed).
+PWC_MCP = [sys.executable, "-c", "from pwc_mcp.cli import entry; entry()"]
+
+
+def replicated_site(*, port: int, redirect_port: int, replicas: list[str]) -> str:
+    """The shipped site for loopback (`render_site`), its upstream turned into `replicas` by the
+    script the compose file runs."""
+    site = render_site(port=port, redirect_port=redirect_port)
+    result = subprocess.run(
+        ["sh", str(UPSTREAMS), *replicas],
+        input=site,
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@dataclass
+class Replica:
+    """One `pwc-mcp` process on a loopback port."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: no graceful shutdown, open connections reset."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextmanager
+def run_replicas(env: dict[str, str], count: int) -> Iterator[list[Replica]]:
+    """`count` real `pwc-mcp` processes (uvicorn) with `env`, each ready (/health 200)."""
+    import httpx
+
+    replicas: list[Replica] = []
+    try:
+        for _ in range(count):
+            port = free_port()
+            process = subprocess.Popen(
+                [*PWC_MCP, "--host", "127.0.0.1", "--port", str(port)],
+                cwd=ROOT,
+                env={**os.environ, **env},
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+            )
+            replicas.append(Replica(port, process))
+        for replica in replicas:
+
+            def ready(replica: Replica = replica) -> bool:
+                if replica.process.poll() is not None:
+                    raise RuntimeError(f"pwc-mcp on {replica.origin} exited at start")
+                try:
+                    return httpx.get(f"{replica.origin}/health", timeout=5).status_code == 200
+                except httpx.HTTPError:
+                    return False
+
+            wait_until(ready, timeout=60, interval=0.05)
+        yield replicas
+    finally:
+        for replica in replicas:
+            replica.stop()

@@ -8,6 +8,7 @@ catalog is the sample catalog behind a ``GatedUpstream``, so a tool call can be 
 from __future__ import annotations
 
 import itertools
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Any
 
 import anyio.to_thread
 import httpx
+import redis
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from pwc_mcp.admission import BODY_SECONDS
@@ -25,7 +27,9 @@ from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.rate_limits import RateLimiter
 from pwc_mcp.sample import Faults
 from pwc_mcp.sample import create_app as create_sample
+from tests.helpers import free_port, wait_until
 from tests.helpers.e2e import RPC_HEADERS as HEADERS
+from tests.helpers.ops import require_tool
 
 __all__ = ["API", "HEADERS", "FakeTime", "GatedUpstream", "Served", "build_app", "call", "rpc"]
 API = "/api/v1"  # the sample catalog's API root
@@ -184,3 +188,59 @@ def serving(upstream: GatedUpstream, url: str, **overrides: Any) -> Iterator[Ser
         httpx.Client(base_url=running.origin, timeout=20) as client,
     ):
         yield Served(running.origin, client, limiter, upstream, arrivals)
+
+
+# -- a real redis-server on loopback ---------------------------------------------------------
+
+
+@dataclass
+class RedisServer:
+    """A redis-server this test started (no persistence); `stop` ends it, `start` brings it
+    back on the same port, empty."""
+
+    port: int
+    binary: str
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+        def answers() -> bool:
+            assert self.process is not None and self.process.poll() is None, "redis exited"
+            try:
+                with self.client() as client:
+                    return bool(client.ping())
+            except redis.RedisError:
+                return False
+
+        wait_until(answers, timeout=10, interval=0.02)
+
+    def stop(self) -> None:
+        """Kill it (SIGKILL: as a crash, no goodbye to its clients) and wait for the exit."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+@contextmanager
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server on a free loopback port; skipped without the binary unless CI."""
+    binary = require_tool("redis-server", hint="apt-get install redis-server; .ci/run does")
+    server = RedisServer(free_port(), binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -13,6 +13,7 @@ import respx
 
 from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
 from pwc_core.transport import CatalogClient
+from pwc_mcp import answer_checks
 from pwc_mcp import cache as cache_module
 from pwc_mcp.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
 from tests.helpers import wait_until
@@ -237,7 +238,8 @@ def test_a_miss_parses_the_answer_once_and_a_hit_parses_afresh(mock, catalog, mo
         return real_from_json(data, *args, **kwargs)
 
     monkeypatch.setattr(json, "loads", loads)
-    monkeypatch.setattr(cache_module, "from_json", from_json)
+    monkeypatch.setattr(cache_module, "from_json", from_json)  # hits
+    monkeypatch.setattr(answer_checks, "from_json", from_json)  # the check of a fetched answer
     first = catalog.get_json("papers/search", {"q": "x"})
     assert len(parses) == 1, parses  # validated and returned from one parse
     second = catalog.get_json("papers/search", {"q": "x"})
@@ -394,6 +396,10 @@ def test_single_flight_one_upstream_call_for_fifty_threads(mock, catalog) -> Non
         "coalesced": 49,
         "uncached": 0,
         "upstream_calls": 1,
+        "upstream_failures": 0,
+        "l2_hits": 0,  # no second level configured: never asked
+        "l2_misses": 0,
+        "shared_joins": 0,
         "status": {"200": 1},
     }
     catalog.get_json("tasks/1/page")

@@ -14,6 +14,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pwc_core.transport import CatalogClient, canonical_request, encode_params
+from pwc_mcp import shared_cache
+from pwc_mcp.cache import ttl_family
+from pwc_mcp.shared_cache import SharedCache, cache_secret
 
 _SENT: list[bytes] = []
 
@@ -87,3 +90,41 @@ def test_the_reported_cases_are_different_requests_with_different_keys() -> None
     for (path_a, params_a), (path_b, params_b) in ATTACKS:
         assert sent(path_a, params_a) != sent(path_b, params_b)
         assert key(path_a, params_a) != key(path_b, params_b)
+
+
+# -- level 2: the names in Redis -------------------------------------------------------------
+
+NAMES = SharedCache(
+    None, cache_secret(b"replica-shared-secret-0123456789abcdef"), max_value_bytes=1
+)
+
+
+def shared_name(path: str, params: dict[str, Any]) -> str:
+    return NAMES.name("answer", ttl_family(path), "json:" + key(path, params))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(request, min_size=2, max_size=6))
+@example([req for pair in ATTACKS for req in pair])
+def test_a_shared_name_never_stands_for_two_different_requests(
+    requests: list[tuple[str, dict[str, Any]]],
+) -> None:
+    """The same property one level down: the name a replica gives an answer in Redis (a keyed
+    hash of the key above, under the payload format's version) is one request's only."""
+    owner: dict[str, bytes] = {}
+    for path_, params in requests:
+        wire = sent(path_, params)
+        if wire is None:
+            continue
+        name = shared_name(path_, params)
+        assert name.startswith(f"pwc-mcp:answer:v{shared_cache.FORMAT}:")
+        previous = owner.setdefault(name, wire)
+        assert previous == wire, f"one shared name for {previous!r} and {wire!r}"
+
+
+def test_shared_names_change_with_the_payload_format(monkeypatch) -> None:
+    before = {shared_name(path_, params) for pair in ATTACKS for path_, params in pair}
+    monkeypatch.setattr(shared_cache, "FORMAT", shared_cache.FORMAT + 1)
+    after = {shared_name(path_, params) for pair in ATTACKS for path_, params in pair}
+    assert len(before) == len(after) == 2 * len(ATTACKS) and not before & after
+    assert all(f":v{shared_cache.FORMAT}:" in name for name in after)

@@ -1,0 +1,221 @@
+"""Single flight across replicas: one replica fetches a cold answer, the others wait for it.
+
+Local single flight stays first (pwc_mcp/cache.py): of the concurrent identical misses in one
+process only its leader gets here. That leader reads level 2 (pwc_mcp/shared_cache.py); on a
+miss it takes a short lease, `SET lease token NX PX 3000`, and reads level 2 again in the same
+round trip (a holder may have stored the answer and let go in between):
+
+* taken: it fetches from the upstream; a keeper thread renews the lease every second while it
+  does, so a live holder keeps it through a slow upstream and a dead one loses it within 3 s.
+  It stores a complete answer and releases the lease in one round trip, in that order
+  (compare-and-delete: never another holder's), so a waiter never sees the lease gone before
+  the answer is there. A cold call costs three round trips to Redis in all.
+* held by another replica: it polls, with backoff from 5 ms to 50 ms, the lease and the answer
+  in one round trip until the answer appears (a shared join), the lease goes without one (the
+  holder died, failed, or got an answer it may not share), the wait runs out (the catalog
+  timeout, or the call's own deadline if sooner), or Redis fails. Then it fetches directly.
+
+Every way out is the direct request this replica would have made without Redis: a lease can
+delay a call by at most the wait, never fail it. Counters (leases taken, waits, joins, and why
+a wait ended without an answer) are content-free, for /metrics.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from pwc_core import deadline
+from pwc_mcp.shared_cache import SharedCache
+
+T = TypeVar("T")
+
+LEASE_SECONDS = 3.0
+RENEW_EVERY = 1.0
+FIRST_PAUSE, MAX_PAUSE = 0.005, 0.05
+WAIT_SECONDS = 25.0  # the catalog timeout: the holder's request ends by then
+
+# Compare-and-delete and compare-and-extend: a lease is only ever changed by its holder.
+_RELEASE = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+)
+_RENEW = (
+    "if redis.call('get', KEYS[1]) == ARGV[1] then "
+    "return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
+)
+_COUNTS = ("leases", "waits", "joins", "holder_gone", "wait_expired", "redis_failed")
+
+
+@dataclass(frozen=True)
+class Hit(Generic[T]):
+    """An answer found in level 2: directly, or (`joined`) after waiting on another replica."""
+
+    value: T
+    ttl: float
+    joined: bool
+
+
+class Lease:
+    """Permission to fetch: `held` when this replica holds the shared lease (it then publishes
+    or releases), not held when it fetches directly (no Redis, a wait that ended)."""
+
+    def __init__(self, flight: SharedFlight, namespace: str, key: str, token: str | None):
+        self._flight, self.namespace, self.key, self.token = flight, namespace, key, token
+
+    @property
+    def held(self) -> bool:
+        return self.token is not None
+
+    def publish(self, payload: bytes | None, ttl: float) -> None:
+        """Store a complete answer for the other replicas (None: nothing to share) and let go,
+        in this order (see the module's docstring). A direct fetch shares its answer too."""
+        if payload is None or not self._flight.share(self, payload, ttl):
+            self.release()
+
+    def release(self) -> None:
+        if self.token is not None:
+            self._flight.release(self)
+
+
+class SharedFlight:
+    """Leases in the shared cache's Redis, under its health (pwc_mcp/storage_health.py)."""
+
+    def __init__(
+        self,
+        cache: SharedCache,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        renew_every: float = RENEW_EVERY,
+        wait_seconds: float = WAIT_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        pause: Callable[[float], object] | None = None,
+    ) -> None:
+        self.cache = cache
+        self.lease_ms = max(1, int(lease_seconds * 1000))
+        self.wait_seconds = wait_seconds
+        self.clock = clock
+        self.pause = pause or threading.Event().wait  # never set: an interruptible sleep
+        self._held: dict[str, str] = {}  # lease name: token, renewed by the keeper
+        self._lock = threading.Lock()
+        self._keeper: threading.Thread | None = None
+        self._renew_every = renew_every
+        self.counts = dict.fromkeys(_COUNTS, 0)
+
+    def find(self, namespace: str, key: str, decode: Callable[[bytes], T | None]) -> Hit[T] | Lease:
+        """The answer from level 2 (perhaps after another replica fetched it), or a `Lease`
+        to fetch it; `decode` turns a payload into the answer, None when it is unusable."""
+        hit = self._decoded(self.cache.get(namespace, key), decode, joined=False)
+        if hit is not None:
+            return hit
+        if self.cache.health.degraded:  # the read above just failed, or was skipped
+            return Lease(self, namespace, key, None)
+        name, token = self.cache.name("lease", namespace, key), secrets.token_hex(16)
+        read = self.cache.read(
+            namespace, key, first=("SET", name, token, "NX", "PX", self.lease_ms)
+        )
+        if read is None:  # Redis failed
+            return Lease(self, namespace, key, None)
+        found, taken = read
+        if not taken:
+            return self._wait(namespace, key, name, decode)
+        self._count("leases")
+        lease = Lease(self, namespace, key, token)
+        self._hold(name, token)
+        hit = self._decoded(found, decode, joined=False)
+        if hit is not None:  # stored and released between our first look and our lease
+            lease.release()
+            return hit
+        return lease
+
+    def _wait(
+        self, namespace: str, key: str, name: str, decode: Callable[[bytes], T | None]
+    ) -> Hit[T] | Lease:
+        self._count("waits")
+        left = deadline.remaining()
+        wait = self.wait_seconds if left is None else max(0.0, min(self.wait_seconds, left))
+        until, pause = self.clock() + wait, FIRST_PAUSE
+        while True:
+            if self.clock() >= until:
+                self._count("wait_expired")
+                return Lease(self, namespace, key, None)
+            self.pause(pause)
+            pause = min(pause * 2, MAX_PAUSE)
+            # The lease first: a holder stores before it lets go, so "gone" means "no answer".
+            read = self.cache.read(namespace, key, first=("EXISTS", name))
+            if read is None:
+                self._count("redis_failed")
+                return Lease(self, namespace, key, None)
+            hit = self._decoded(read[0], decode, joined=True)
+            if hit is not None:
+                self._count("joins")
+                return hit
+            if not read[1]:
+                self._count("holder_gone")
+                return Lease(self, namespace, key, None)
+
+    @staticmethod
+    def _decoded(found: Any, decode: Callable[[bytes], T | None], *, joined: bool) -> Hit[T] | None:
+        if found is None:
+            return None
+        value = decode(found.payload)
+        return None if value is None else Hit(value, found.ttl, joined)
+
+    # -- holding ----------------------------------------------------------------------------
+
+    def share(self, lease: Lease, payload: bytes, ttl: float) -> bool:
+        """Store `payload` and release `lease` (if held) in one round trip; False if not stored."""
+        name = self.cache.name("lease", lease.namespace, lease.key)
+        release = ("EVAL", _RELEASE, 1, name, lease.token) if lease.token is not None else ()
+        if not self.cache.put(lease.namespace, lease.key, payload, ttl, then=release):
+            return False
+        self._drop(lease, name)
+        return True
+
+    def release(self, lease: Lease) -> None:
+        name, token = self.cache.name("lease", lease.namespace, lease.key), lease.token
+        self._drop(lease, name)
+        try:
+            self.cache.redis.eval(_RELEASE, 1, name, token)
+        except Exception as exc:  # it expires on its own
+            self.cache.health.failed(exc)
+
+    def _drop(self, lease: Lease, name: str) -> None:
+        with self._lock:
+            self._held.pop(name, None)
+        lease.token = None
+
+    def _hold(self, name: str, token: str) -> None:
+        with self._lock:
+            self._held[name] = token
+            if self._keeper is None:
+                self._keeper = threading.Thread(target=self._keep, name="pwc-leases", daemon=True)
+                self._keeper.start()
+
+    def _keep(self) -> None:
+        """Renew every held lease each `renew_every` seconds; ends when none is held (the next
+        lease starts another)."""
+        tick = threading.Event()
+        while True:
+            tick.wait(self._renew_every)
+            with self._lock:
+                held = list(self._held.items())
+                if not held:
+                    self._keeper = None
+                    return
+            for name, token in held:
+                try:
+                    self.cache.redis.eval(_RENEW, 1, name, token, self.lease_ms)
+                except Exception:  # Redis failing: the lease lapses and the waiters fetch
+                    break
+
+    def _count(self, name: str) -> None:
+        with self._lock:
+            self.counts[name] += 1
+
+    def stats(self) -> dict[str, Any]:
+        with self._lock:
+            return {**self.counts, "held": len(self._held)}
