@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import args as arguments
-from bench import cost, load, merging, outline, report, scenarios, servers, targets
+from bench import cost, layers, load, merging, outline, report, scenarios, servers, targets
 from bench.load import Sample
 from pwc_mcp.examples import MEASURED
 from pwc_mcp.sample import start_sample_catalog
@@ -51,7 +51,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default=[1, 4, 16],
         help="concurrency levels (default 1,4,16)",
     )
-    parser.add_argument("--no-profile", action="store_true", help="skip the cProfile run")
+    parser.add_argument(
+        "--no-profile", action="store_true", help="skip the cProfile and per-layer runs"
+    )
     parser.add_argument("--profile-seconds", type=arguments.positive, default=4.0)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results directory")
     parser.add_argument(
@@ -147,6 +149,20 @@ def profile(api_url: str, logs: Path, seconds: float, response_bytes: int) -> di
     return {"clients": 1, "seconds": seconds, "pwc": pwc, "floor": floor}
 
 
+def layer_costs(api_url: str, logs: Path, response_bytes: int) -> dict[str, Any]:
+    """Server CPU per cached call, layer by layer (bench.layers), in its own server process."""
+    size = str(response_bytes)  # the probes answer with as many bytes as the real call
+    argv = [sys.executable, "-m", "bench.layers", "--port", "{port}", "--response-bytes", size]
+    server = servers.spawn("layers", argv, logs, servers.pwc_env(api_url))
+    try:
+        server.wait_ready()
+        line = next(x for x in server.log.read_text().splitlines() if x.startswith("layers: "))
+        chain = line.removeprefix("layers: ").split(",")
+        return layers.measure(server.url, server.proc.pid, chain, seconds=1.0, rounds=5)
+    finally:
+        server.stop()
+
+
 def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
     clients: list[int] = args.clients
     started = time.monotonic()
@@ -225,6 +241,7 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
                 results["profile"] = profile(
                     catalog.url, logs, args.profile_seconds, sizes["search_papers"]
                 )
+                results["layers"] = layer_costs(catalog.url, logs, sizes["search_papers"])
         finally:
             servers.stop_all(running)
     results["elapsed_s"] = time.monotonic() - started

@@ -2,8 +2,9 @@
 
     PWC_API_URL=... python -m bench.profile pwc --port P --out FILE.prof
     python -m bench.profile floor --port P --out FILE.prof --response-bytes N
+    python -m bench.profile ceiling --port P --out FILE.prof --response-bytes N
 
-Serves the real app (`create_app`, or the framework floor for comparison) with uvicorn like
+Serves the real app (`create_app`, or the framework floor or bare ceiling for comparison) with uvicorn like
 `pwc-mcp` does. Every thread gets its own `cProfile.Profile` (default wall-clock timer: the
 cheapest, so the least distorting). Drive it with one client at a time, so threads hand off
 instead of competing for the GIL; time spent blocked (epoll, lock and queue waits) is idle and
@@ -37,7 +38,10 @@ CATEGORIES = [
     ("/fastmcp/", "FastMCP (middleware, tool manager, results)"),
     ("/mcp/ /mcp_types/", "MCP SDK (JSON-RPC, streamable HTTP transport)"),
     ("/pydantic/ /pydantic_core/", "pydantic (validation, serialisation)"),
-    ("/uvicorn/ /h11/ /starlette/ /sse_starlette/", "HTTP stack (uvicorn, h11, Starlette)"),
+    (
+        "/uvicorn/ /h11/ /httptools/ /starlette/ /sse_starlette/",
+        "HTTP stack (uvicorn, its HTTP parser, Starlette)",
+    ),
     (
         "/anyio/ /asyncio/ threading.py selectors.py /concurrent/ queue.py contextvars /sniffio/",
         "async runtime and thread hand-off (asyncio, anyio, threads)",
@@ -119,11 +123,11 @@ def summarise(path: str, requests: int, top: int = 12) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog="python -m bench.profile")
-    parser.add_argument("app", choices=("pwc", "floor"))
+    parser.add_argument("app", choices=("pwc", "floor", "ceiling"))
     parser.add_argument("--port", type=port, required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument(
-        "--response-bytes", type=positive_int, default=8192, help="floor answer size"
+        "--response-bytes", type=positive_int, default=8192, help="floor or ceiling answer size"
     )
     args = parser.parse_args(argv)
 
@@ -137,9 +141,9 @@ def main(argv: list[str] | None = None) -> None:
 
         app = create_app(Settings.from_env())
     else:
-        from bench.floor import floor_app
+        from bench.floor import ceiling_app, floor_app
 
-        app = floor_app(args.response_bytes)
+        app = (floor_app if args.app == "floor" else ceiling_app)(args.response_bytes)
 
     profiles: list[cProfile.Profile] = []
     lock = threading.Lock()

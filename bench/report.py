@@ -124,11 +124,44 @@ def profile_section(profile: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def layers_section(layers: dict[str, Any]) -> str:
+    """Server CPU per cached call, layer by layer (bench.layers)."""
+    costs = layers["layer_us"]
+    total = layers["stop_us"]["full call"]
+    lines = [
+        "### Where a cached call's server CPU goes, layer by layer",
+        "",
+        "CPU time of the whole server process (every thread, user and system) per cached "
+        f"`search_papers` call, one client, median of {layers['rounds']} alternating rounds of "
+        f"{layers['seconds']:g} s: the real app with the stack stopped below each layer in turn "
+        "(`bench/layers.py`); layers cost the stop below them minus the stop above them.",
+        "",
+        "| layer | µs per call | share |",
+        "|---|--:|--:|",
+    ]
+    for name, value in costs.items():
+        lines.append(f"| {LAYER_NAMES.get(name, name)} | {value:.0f} | {value / total:.0%} |")
+    lines.append(f"| whole call | {total:.0f} | 100% |")
+    return "\n".join(lines) + "\n"
+
+
+LAYER_NAMES = {
+    "uvicorn": "uvicorn, the HTTP parser, the connection guard (nothing of the app)",
+    "OpsLog": "OpsLog: timing and the content-free log line",
+    "HostGuard, OriginGuard, RouteBudget, MethodGuard": "Host, Origin, route budget and method guards",
+    "McpAdmission": "McpAdmission: body deadline, JSON-RPC shape, identity, lease, request budget",
+    "ResponseBound": "ResponseBound: the buffered response and its cap",
+    "FastPath": "FastPath: variant, kept answer, semantic budget, memo check, the answer",
+}
+
+
 def write(results: dict[str, Any], directory: Path) -> tuple[Path, Path]:
     directory.mkdir(parents=True, exist_ok=True)
     markdown = table(results)
     if results.get("profile"):
         markdown += "\n" + profile_section(results["profile"])
+    if results.get("layers"):
+        markdown += "\n" + layers_section(results["layers"])
     md_path, json_path = directory / "latest.md", directory / "latest.json"
     md_path.write_text(markdown)
     (directory / "readme-perf.md").write_text(perf_section(results))
@@ -141,4 +174,6 @@ def perf_section(results: dict[str, Any]) -> str:
     parts = ["# Benchmarks", "", HOW_TO_RUN, "", table(results)]
     if results.get("profile"):
         parts += ["", profile_section(results["profile"])]
+    if results.get("layers"):
+        parts += ["", layers_section(results["layers"])]
     return "\n".join(parts)

@@ -33,16 +33,19 @@ from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
+from pwc_mcp.fast_path import FastPath  # noqa: E402
 from pwc_mcp.first_probe import reporting_first_failure  # noqa: E402
 from pwc_mcp.guards import protect  # noqa: E402
 from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
 from pwc_mcp.landing import HEADERS as PAGE_HEADERS  # noqa: E402
 from pwc_mcp.landing import LandingPage  # noqa: E402
+from pwc_mcp.leases import SharedFlight  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.rate_limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
 from pwc_mcp.representations import PerOrigin, respond  # noqa: E402
 from pwc_mcp.server import build_server, result_memo  # noqa: E402
+from pwc_mcp.shared_cache import SharedCache  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"
@@ -63,7 +66,9 @@ def build_catalog(settings: Settings) -> CatalogService:
         max_connections=32,
     )
     cursors = CursorCodec(settings.cursor_key_current, settings.cursor_key_previous)
-    return CatalogService(CachedCatalog(client), cursors, ChunkCache())
+    shared = SharedCache.from_settings(settings)  # None without PWC_MCP_CACHE_STORAGE
+    flight = None if shared is None else SharedFlight(shared, wait_seconds=settings.catalog_timeout)
+    return CatalogService(CachedCatalog(client, shared=flight), cursors, ChunkCache(shared=shared))
 
 
 async def _docs_document(mcp: FastMCP) -> dict[str, Any]:
@@ -132,6 +137,7 @@ def create_app(
     docs: list[bytes] = []
     landing = LandingPage(mcp, "/mcp")
     cards = PerOrigin(lambda origin: server_card.representation(origin, "/mcp", mcp.name))
+    shared: SharedFlight | None = getattr(catalog.transport, "shared", None)
 
     @mcp.custom_route("/health", methods=["GET"])
     async def health(request: Request) -> JSONResponse:
@@ -147,6 +153,8 @@ def create_app(
         }
         if limiter.degraded:  # shared limit storage failing: limits hold per process meanwhile
             body["limits"] = "degraded"
+        if shared is not None and shared.cache.health.degraded:  # answers cached per process
+            body["cache"] = "degraded"
         headers = {"Cache-Control": "no-store"}
         if ready is None:
             headers["Retry-After"] = STARTING_RETRY_AFTER
@@ -210,6 +218,11 @@ def create_app(
                 "cache": stats() if callable(stats) else None,
                 "chunks": chunks() if callable(chunks) else None,
                 "memo": memo.stats() if memo is not None else None,
+                # Level 2 and its leases (None: PWC_MCP_CACHE_STORAGE unset).
+                "shared": None
+                if shared is None
+                else {**shared.cache.stats(), "flight": shared.stats()},
+                "limits": {"shared": limiter.windows.shared, **limiter.windows.health.stats()},
             },
             headers={"Cache-Control": "no-store"},
         )
@@ -225,8 +238,13 @@ def create_app(
             yield
 
     inner.router.lifespan_context = landing.built_at_startup(with_thread_pool, settings.public_url)
+    # Innermost, after every guard: a remembered result in the framework's bytes, without it.
     return protect(
-        inner, settings, limiter=limiter, tool_names=frozenset(TOOLS), body_seconds=body_seconds
+        FastPath(inner, mcp),
+        settings,
+        limiter=limiter,
+        tool_names=frozenset(TOOLS),
+        body_seconds=body_seconds,
     )
 
 

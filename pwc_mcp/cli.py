@@ -1,5 +1,8 @@
 """The `pwc-mcp` entry point, kept light: `--help` and `--version` never import FastMCP.
 
+`--version` also says what uvicorn runs on (pwc_mcp.runtime: uvloop and httptools when both
+import, else asyncio and h11), the same choice `pwc-mcp` then serves with.
+
 Start-up order: parse, validate the configuration, bind the socket(s) (a taken port fails here,
 before FastMCP is imported), build the app, run its start-up, and only then listen: the port accepts
 connections once every request on it is answered at once (issue #27), and the endpoint is printed
@@ -48,12 +51,28 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}; run '{self.prog} --help'\n")
 
 
+class VersionAction(argparse.Action):
+    """`--version`: the version, then the event loop and HTTP parser, decided only when asked
+    (`--help` and every start-up stay free of the imports it takes)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show version and exit"
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
+        from pwc_mcp import runtime
+
+        print(f"pwc-mcp {__version__}\n{runtime.current().describe()}")  # stdout, as argparse's
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="pwc-mcp",
         description="Serve the Papers With Code MCP endpoint (stateless Streamable HTTP at /mcp).",
     )
-    parser.add_argument("--version", action="version", version=f"pwc-mcp {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
     parser.add_argument("--port", type=_port, help="port, 0 for a free one (default $PORT or 7860)")
     parser.add_argument(

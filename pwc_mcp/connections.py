@@ -1,11 +1,12 @@
-"""Socket-level deadlines and a connection cap for uvicorn's h11 protocol.
+"""Socket-level deadlines and a connection cap for uvicorn's HTTP protocols (h11 or httptools).
 
 Without them a hostile client exhausts file descriptors with sockets that never finish a header
 block (or never send a byte), and /health dies with everything else. Per server:
 
 * the next request's header block must be complete within ``header_seconds`` of the connection
   opening or of the previous response ending, else the socket is closed (half-sent headers,
-  silent sockets, a body trickled after an early answer);
+  silent sockets, a body trickled after an early answer), and within ``header_bytes``, else it
+  gets a 400 and is closed (h11 has this bound built in; httptools would take any size);
 * an idle keep-alive socket closes after ``keep_alive_seconds`` (uvicorn's own timer);
 * the kernel's accept queue (and asyncio's accept batch) is ``backlog``: sockets accepted in one
   loop tick reach the cap check only afterwards, so descriptors in use stay under about
@@ -22,9 +23,15 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+if TYPE_CHECKING:
+    # What the guard uses of its protocol (attributes and hooks) is the same in both parsers.
+    _Protocol = H11Protocol
+else:
+    _Protocol = object
 
 try:
     import resource
@@ -66,6 +73,7 @@ def default_backlog() -> int:
 @dataclass(frozen=True)
 class ConnectionLimits:
     header_seconds: float = 10.0
+    header_bytes: int = 16 * 1024  # h11's own default bound, given to both parsers
     keep_alive_seconds: float = 5.0
     max_connections: int = field(default_factory=default_max_connections)
     backlog: int = field(default_factory=default_backlog)
@@ -81,10 +89,10 @@ class Registry:
 
     def __init__(self, limits: ConnectionLimits) -> None:
         self.limits = limits
-        self.served: dict[GuardedH11Protocol, None] = {}
+        self.served: dict[ConnectionGuard, None] = {}
         self.lingering = 0
 
-    def admit(self, conn: GuardedH11Protocol) -> bool:
+    def admit(self, conn: ConnectionGuard) -> bool:
         if len(self.served) >= self.limits.max_connections:
             self.reclaim_one()
         if len(self.served) >= self.limits.max_connections:
@@ -99,21 +107,24 @@ class Registry:
                 conn.transport.close()
                 return
 
-    def touch(self, conn: GuardedH11Protocol) -> None:
+    def touch(self, conn: ConnectionGuard) -> None:
         if conn in self.served:  # move to the end: reclaimed last
             del self.served[conn]
             self.served[conn] = None
 
-    def forget(self, conn: GuardedH11Protocol) -> None:
+    def forget(self, conn: ConnectionGuard) -> None:
         self.served.pop(conn, None)
 
 
-class GuardedH11Protocol(H11Protocol):
+class ConnectionGuard(_Protocol):
+    """Mixed in before uvicorn's protocol class (`guarded`)."""
+
     registry: ClassVar[Registry]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
+        self._pending = 0  # bytes received since the awaited header block began
         self._awaiting: object = None  # the cycle current when the header deadline was armed
         self._refused = False
 
@@ -137,10 +148,15 @@ class GuardedH11Protocol(H11Protocol):
             return  # read and dropped, so closing later sends a FIN, not a reset
         super().data_received(data)
         self._headers_check()
+        if self._deadline is not None and not self.transport.is_closing():  # headers awaited
+            self._pending += len(data)
+            if self._pending > self.registry.limits.header_bytes:
+                self.send_400_response("Invalid HTTP request received.")  # h11's words
 
     def on_response_complete(self) -> None:
         self.registry.touch(self)
-        self._arm(self.registry.limits.header_seconds)
+        if self.idle():  # httptools may have parsed a pipelined request's headers already
+            self._arm(self.registry.limits.header_seconds)
         super().on_response_complete()
         self._headers_check()  # a pipelined request may have started already
 
@@ -152,6 +168,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def _arm(self, seconds: float) -> None:
         self._disarm()
+        self._pending = 0
         self._awaiting = self.cycle
         self._deadline = self.loop.call_later(seconds, self._expire)
 
@@ -184,9 +201,17 @@ class GuardedH11Protocol(H11Protocol):
         self._arm(registry.limits.linger_seconds)
 
 
-def guarded(base: type[asyncio.Protocol], limits: ConnectionLimits) -> type[H11Protocol]:
-    """A protocol class for one server: ``base`` (h11 or a subclass) with its own registry."""
-    if not issubclass(base, H11Protocol):
-        raise TypeError(f"{base.__name__} is not uvicorn's h11 protocol: deadlines need it")
-    bases = (GuardedH11Protocol,) if base is H11Protocol else (GuardedH11Protocol, base)
-    return type(f"Guarded{base.__name__}", bases, {"registry": Registry(limits)})
+def guarded(base: type[asyncio.Protocol], limits: ConnectionLimits) -> type[asyncio.Protocol]:
+    """A protocol class for one server: ``base`` (uvicorn's h11 or httptools protocol, or a
+    subclass of either) with its own registry."""
+    if not issubclass(base, _parsers()):
+        raise TypeError(f"{base.__name__} is not uvicorn's h11 or httptools protocol")
+    return type(f"Guarded{base.__name__}", (ConnectionGuard, base), {"registry": Registry(limits)})
+
+
+def _parsers() -> tuple[type[asyncio.Protocol], ...]:
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # httptools not installed: h11 only (pwc_mcp.runtime)
+        return (H11Protocol,)
+    return (H11Protocol, HttpToolsProtocol)

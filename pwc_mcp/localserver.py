@@ -5,6 +5,7 @@ known and free of races."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
 import threading
 import time
@@ -14,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.config import HTTP_PROTOCOLS
+from uvicorn.importer import import_from_string
 
+from pwc_mcp import runtime
 from pwc_mcp.connections import ConnectionLimits, guarded
 
 Lifespan = Literal["auto", "on", "off"]  # uvicorn's choices
@@ -52,22 +55,28 @@ def config(
     *,
     host: str = "127.0.0.1",
     port: int = 0,
-    http: type[asyncio.Protocol] = H11Protocol,
+    http: type[asyncio.Protocol] | None = None,
     lifespan: Lifespan = "on",
     graceful_seconds: int = 2,
     limits: ConnectionLimits | None = None,
+    choice: runtime.Runtime | None = None,
 ) -> uvicorn.Config:
     """The one set of uvicorn options: `pwc-mcp` itself, tests and benchmarks all use it.
 
-    Every server gets socket deadlines and a connection cap (pwc_mcp.connections) on top of
-    ``http``, uvicorn's h11 protocol or a subclass of it."""
+    The event loop and HTTP parser are ``choice`` (default: this process's, pwc_mcp.runtime);
+    ``http`` replaces the parser with a subclass of uvicorn's h11 or httptools protocol. Every
+    server gets socket deadlines and a connection cap (pwc_mcp.connections) on top of it."""
     limits = limits or ConnectionLimits()
+    choice = choice or runtime.current()
+    protocol = http or _parser(choice.http)
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        http=guarded(http, limits),
+        loop=choice.loop,
+        http=guarded(protocol, limits),
         timeout_keep_alive=limits.keep_alive_seconds,  # type: ignore[arg-type]  # a float works
+        h11_max_incomplete_event_size=limits.header_bytes,
         backlog=limits.backlog,
         ws="none",
         lifespan=lifespan,
@@ -80,6 +89,23 @@ def config(
     )
 
 
+@functools.cache
+def _parser(name: str) -> type[asyncio.Protocol]:
+    """uvicorn's protocol class for `name`; httptools with the header values h11 gives."""
+    protocol: type[asyncio.Protocol] = import_from_string(HTTP_PROTOCOLS[name])
+    if name != "httptools":
+        return protocol
+
+    class TrimmedHttpToolsProtocol(protocol):  # type: ignore[valid-type,misc]
+        """llhttp keeps the whitespace around a header value; RFC 9110 (section 5.5) and h11
+        drop it, so `Mcp-Name:  search_papers ` matches its body's name on either parser."""
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            super().on_header(name, value.strip(b" \t"))
+
+    return TrimmedHttpToolsProtocol
+
+
 class AnnouncingServer(uvicorn.Server):
     """uvicorn's server that calls ``on_serving`` once its sockets listen and are served, so
     that whatever it announces (an endpoint URL) answers at once."""
@@ -89,6 +115,18 @@ class AnnouncingServer(uvicorn.Server):
         self._on_serving = on_serving
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        # The given sockets listen once the app has started, before uvicorn serves them: here,
+        # because uvloop's create_server does not raise a listen() that fails (asyncio's does);
+        # it serves nothing, while another server that listened first takes the connections.
+        started = self.lifespan.startup
+
+        async def then_listen() -> None:
+            await started()
+            if not self.lifespan.should_exit:
+                for sock in sockets or ():
+                    sock.listen(self.config.backlog)
+
+        self.lifespan.startup = then_listen
         try:
             await super().startup(sockets)
         except OSError:
@@ -123,12 +161,13 @@ def serve_in_thread(
     host: str = "127.0.0.1",
     port: int = 0,
     name: str = "server",
-    http: type[asyncio.Protocol] = H11Protocol,
+    http: type[asyncio.Protocol] | None = None,
     lifespan: Lifespan = "on",
     limits: ConnectionLimits | None = None,
+    choice: runtime.Runtime | None = None,
 ) -> Iterator[Running]:
     sock = bind(host, port)
-    server = uvicorn.Server(config(app, http=http, lifespan=lifespan, limits=limits))
+    server = uvicorn.Server(config(app, http=http, lifespan=lifespan, limits=limits, choice=choice))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=name, daemon=True)
     port = sock.getsockname()[1]
     running = Running(origin(host, port), port, server, thread, sock)

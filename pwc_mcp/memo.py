@@ -11,8 +11,14 @@ anything a fresh call could not (docs/decisions.md, "Remembered tool results").
 Only whole successes are kept: errors are recomputed, and so is a result any part of which was
 degraded (a lookup skipped at the deadline, a scan cut short: pwc_core.degraded), so a transient
 failure is never pinned. The key is the tool name plus the canonical JSON of the arguments
-(injective: no two argument sets share a key). The caller runs the admission checks (rate and
-semantic budgets) before it asks, so a remembered answer costs a client what a computed one does.
+(injective: no two argument sets share a key); nothing about how tool parameters are declared
+or validated enters it (validation is a function of the arguments). The caller runs the
+admission checks (rate and semantic budgets) before it asks, so a remembered answer costs a
+client what a computed one does.
+
+A hit served through the framework is reported to `ANSWERED` (when the caller set it), so the
+ASGI fast path (pwc_mcp.fast_path) can keep the framework's bytes for that very entry and answer
+the next identical request itself while `serve_again` says the entry still holds.
 
 An entry holds its result compactly: the text blocks, and the structured content as JSON bytes
 that every hit parses afresh (so no two callers share a mutable object). It is sized by what it
@@ -25,6 +31,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Awaitable, Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,6 +57,8 @@ BLOCK_OVERHEAD = 512
 READ_OVERHEAD = 128
 # Why a computed result was not kept (content-free: counted for /metrics).
 REFUSALS = ("degraded", "uncacheable", "too_big", "not_admitted")
+# (key, stamp) of each remembered result the framework served in this context (see module doc).
+ANSWERED: ContextVar[list[tuple[str, int]] | None] = ContextVar("pwc_memo_answered", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +81,7 @@ class ResultMemo:
         self.store = BoundedTTLCache(
             ttl=TTL, max_entries=max_entries, max_bytes=max_bytes, clock=catalog.clock
         )
-        self.counts = dict.fromkeys(("served", "stored", *REFUSALS), 0)
+        self.counts = dict.fromkeys(("served", "served_early", "stored", *REFUSALS), 0)
 
     @staticmethod
     def key(tool: str, arguments: Mapping[str, Any] | None) -> str | None:
@@ -92,22 +101,44 @@ class ResultMemo:
         held to its share), remembered when it succeeds whole on cached entries only."""
         if key is not None:
             found = self.store.lookup(key)
-            if found is not None:
-                remembered, stamp = found
-                if self.catalog.still_current(remembered.reads):
-                    self.counts["served"] += 1
-                    return _rebuilt(remembered)
-                self.store.discard(key, stamp)  # made from answers the cache no longer holds
+            if found is not None and self._serve(key, *found):
+                answered = ANSWERED.get()
+                if answered is not None:
+                    answered.append((key, found[1]))
+                return _rebuilt(found[0])
         with self.catalog.reading() as reads, degraded.watch() as reasons:
             result = await compute()
         if key is not None:
             self.counts[self._remember(key, result, reads, bool(reasons))] += 1
         return result
 
+    def holds(self, key: str, stamp: int) -> _Remembered | None:
+        """The entry stamped `stamp` if `key` still holds it (the first half of `serve_again`:
+        nothing counted yet)."""
+        found = self.store.lookup(key)
+        return found[0] if found is not None and found[1] == stamp else None
+
+    def serve_again(self, key: str, stamp: int, entry: _Remembered) -> bool:
+        """Whether `entry` (from `holds`) may be served once more, its catalog entries all still
+        current; counted as a hit like one served through the framework."""
+        if not self._serve(key, entry, stamp):
+            return False
+        self.counts["served_early"] += 1
+        return True
+
+    def _serve(self, key: str, entry: _Remembered, stamp: int) -> bool:
+        if self.catalog.still_current(entry.reads):
+            self.counts["served"] += 1
+            return True
+        self.store.discard(key, stamp)  # made from answers the cache no longer holds
+        return False
+
     def stats(self) -> dict[str, Any]:
-        """Content-free counters: results served from the memo, stored, refused (and why)."""
+        """Content-free counters: results served from the memo (of which answered before the
+        framework ran: pwc_mcp.fast_path), stored, refused (and why)."""
         return {
             "served": self.counts["served"],
+            "served_early": self.counts["served_early"],
             "stored": self.counts["stored"],
             "refused": {reason: self.counts[reason] for reason in REFUSALS},
             "store": self.store.stats(),

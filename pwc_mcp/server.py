@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from fastmcp import FastMCP
@@ -13,7 +14,7 @@ from fastmcp.prompts import PromptResult
 from fastmcp.resources import ResourceResult
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
 from fastmcp.server.providers import LocalProvider
-from fastmcp.tools import Tool, ToolResult
+from fastmcp.tools import FunctionTool, Tool, ToolResult
 from mcp import MCPError
 from mcp.server.caching import CacheHint
 from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams
@@ -26,7 +27,8 @@ from pwc_mcp.catalog import CatalogService
 from pwc_mcp.jsonrpc import INVALID_PARAMS
 from pwc_mcp.memo import ResultMemo
 from pwc_mcp.models import compact_schema
-from pwc_mcp.tools import benchmarks, papers, taxonomy
+from pwc_mcp.params import refusal
+from pwc_mcp.tools import LeanTool, benchmarks, papers, taxonomy
 
 HOUR_MS = 3_600_000
 # The whole of one tool call or resource read, across all its catalog requests (each at most
@@ -38,16 +40,20 @@ Papers With Code: a read-only catalog of ML papers, tasks, methods, benchmarks a
 - search_papers finds papers by free text; list_* tools filter exactly (by slug, name or ID) and page.
 - Identify records by slug or ID from earlier results; papers also by arXiv ID, URL or exact title.
 - Dates are YYYY-MM-DD. list tools return at most 25 rows per page; follow next_page.
-- Each result has structuredContent (typed fields plus `data`, the full catalog payload) and a
-  short Markdown text.
+- Each result has structuredContent (`data`, the full catalog payload, and beside it only what
+  `data` lacks: numbers, counts, pages, cursors, rows named by ID) and a short Markdown text.
 - "Official implementation" means code the catalog designates as the authors' own.
-- Typed fields that are unknown are omitted (e.g. is_open in evaluations); ranks are task-scoped.
+- Fields beside `data` that are unknown or empty are omitted; ranks are task-scoped.
 - Beyond lists: get_benchmark timeline=true (SOTA over time), get_paper_evaluations
   against_sota=true (gap to today's best), read_paper outline/section, get_paper_info cite.
 """
 
 
 ToolCheck = Callable[[Any], Awaitable[None]]
+# Set by the ASGI fast path (pwc_mcp.fast_path) when it ran a call's checks itself and then
+# handed the call on: ADMITTED, or what a check raised. The checks never run twice for one call.
+ADMITTED = "admitted"
+PRECHECKED: ContextVar[str | Exception | None] = ContextVar("pwc_prechecked", default=None)
 
 
 class ToolCalls(Middleware):
@@ -73,13 +79,22 @@ class ToolCalls(Middleware):
         self.call_timeout = call_timeout
         self.clock = clock
 
+    async def admit(self, message: Any) -> None:
+        """The admission checks of one call (ToolError when one refuses it); `message` is the
+        call's `CallToolRequestParams`, or anything with its `name` and `arguments`."""
+        for check in self.checks:
+            await check(message)
+
     async def on_call_tool(
         self,
         context: MiddlewareContext[CallToolRequestParams],
         call_next: CallNext[CallToolRequestParams, ToolResult],
     ) -> ToolResult:
-        for check in self.checks:
-            await check(context.message)
+        prechecked = PRECHECKED.get()
+        if isinstance(prechecked, Exception):
+            raise prechecked
+        if prechecked is None:
+            await self.admit(context.message)
         try:
             with deadline.within(self.call_timeout, self.clock):
                 if self.memo is None:
@@ -90,11 +105,7 @@ class ToolCalls(Middleware):
         except ValidationError as error:
             cause = error.__cause__
             if isinstance(cause, PydanticValidationError):
-                parts = [
-                    f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}"
-                    for e in cause.errors(include_url=False, include_input=False)
-                ]
-                raise ToolError("invalid_argument: " + "; ".join(parts)) from None
+                raise refusal(cause, context.message.name) from None
             raise ToolError("invalid_argument: invalid arguments") from None
 
     async def on_read_resource(
@@ -140,10 +151,16 @@ class ToolCalls(Middleware):
             ) from None
 
 
+def tool_calls(mcp: FastMCP) -> ToolCalls | None:
+    """The server's tool-call layer (its checks and memo), if it has one."""
+    layers = [m for m in mcp.middleware if isinstance(m, ToolCalls)]
+    return layers[0] if layers else None
+
+
 def result_memo(mcp: FastMCP) -> ResultMemo | None:
     """The server's remembered tool results (for /metrics), if it has them."""
-    layers = [m for m in mcp.middleware if isinstance(m, ToolCalls)]
-    return layers[0].memo if layers else None
+    layer = tool_calls(mcp)
+    return layer.memo if layer else None
 
 
 def resource_not_found(uri: str, reason: str) -> MCPError:
@@ -179,7 +196,8 @@ def _reach_inside(mcp: FastMCP, providers: Sequence[LocalProvider]) -> None:
 
     * Each provider's tools: the generated input schemas are folded (compact_schema: same
       constraints, fewer bytes); validation still runs on the generated signature, so the
-      advertised and the enforced rules agree.
+      advertised and the enforced rules agree. Each is listed without an empty `_meta`
+      (pwc_mcp.tools.LeanTool).
     * The low-level SDK server: its title (no constructor argument in FastMCP 4) and the
       per-method cache hints (SEP-2549): catalogs for an hour, resource reads five minutes.
     """
@@ -187,6 +205,8 @@ def _reach_inside(mcp: FastMCP, providers: Sequence[LocalProvider]) -> None:
         for component in provider._components.values():
             if isinstance(component, Tool):
                 component.parameters = compact_schema(component.parameters)
+            if type(component) is FunctionTool:
+                component.__class__ = LeanTool
     low_level = mcp._mcp_server
     low_level.title = "Papers With Code"
     hints = low_level.cache_hints

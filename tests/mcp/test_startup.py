@@ -63,7 +63,8 @@ def listening() -> Iterator[int]:
 def test_version() -> None:
     result = run("--version")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == f"pwc-mcp {__version__}"
+    # then what uvicorn runs on (tests/mcp/test_runtime.py)
+    assert result.stdout.splitlines()[0] == f"pwc-mcp {__version__}"
 
 
 def test_help_does_not_import_the_server_stack() -> None:

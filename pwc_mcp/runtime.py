@@ -1,0 +1,74 @@
+"""Which event loop and HTTP parser uvicorn runs, chosen here rather than by uvicorn's "auto".
+
+uvloop and httptools (`uvicorn[standard]`) when both import, else asyncio and h11: the choice is
+made once per process, every server of the project uses it (`pwc-mcp`, the tests' and the
+benchmark's servers, through `pwc_mcp.localserver.config`), and `pwc-mcp --version` prints it.
+Each falls back on its own (a platform without uvloop still gets httptools). The socket
+deadlines and connection cap (`pwc_mcp.connections`) guard either parser.
+
+Kept light: deciding imports only the two accelerators, never uvicorn or the server stack.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+import platform
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+
+Importer = Callable[[str], ModuleType]
+
+
+@dataclass(frozen=True)
+class Runtime:
+    loop: str  # uvicorn's `loop` setting: "uvloop" or "asyncio"
+    http: str  # uvicorn's `http` setting: "httptools" or "h11"
+
+    def describe(self) -> str:
+        """One line for `--version`: uvicorn and what it runs on, with versions."""
+        uvicorn = _distribution("uvicorn")
+        line = f"uvicorn {uvicorn} with {_version(self.loop)} and {_version(self.http)}"
+        wanted = (("uvloop", self.loop), ("httptools", self.http))
+        missing = [name for name, chosen in wanted if chosen != name]
+        if missing:
+            line += f" ({' and '.join(missing)} not importable: install 'uvicorn[standard]')"
+        return line
+
+
+def choose(importer: Importer = importlib.import_module) -> Runtime:
+    """The fastest implementations that import here (an import that fails in any way counts
+    as absent: a broken wheel must not stop the server)."""
+    return Runtime(
+        loop="uvloop" if _imports("uvloop", importer) else "asyncio",
+        http="httptools" if _imports("httptools", importer) else "h11",
+    )
+
+
+@functools.cache
+def current() -> Runtime:
+    """This process's choice (made on first use)."""
+    return choose()
+
+
+def _imports(name: str, importer: Importer) -> bool:
+    try:
+        importer(name)
+    except Exception:  # ImportError, or a native extension that fails to load
+        return False
+    return True
+
+
+def _version(name: str) -> str:
+    if name == "asyncio":
+        return f"asyncio (Python {platform.python_version()})"
+    return f"{name} {_distribution(name)}"
+
+
+def _distribution(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "(version unknown)"

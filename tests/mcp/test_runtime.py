@@ -1,0 +1,142 @@
+"""uvicorn's event loop and HTTP parser (pwc_mcp.runtime): uvloop and httptools where they
+import, asyncio and h11 where they do not, chosen explicitly, reported by `pwc-mcp --version`,
+and both choices serve the real app (each with the connection guard)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import socket
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+import httpx
+import pytest
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from pwc_mcp import __version__, runtime
+from pwc_mcp.app import create_app
+from pwc_mcp.connections import ConnectionGuard
+from pwc_mcp.localserver import config, serve_in_thread
+from pwc_mcp.sample import RunningCatalog
+from tests.helpers.e2e import modern, settings_for, tool_call
+
+FAST = runtime.Runtime(loop="uvloop", http="httptools")
+FALLBACK = runtime.Runtime(loop="asyncio", http="h11")
+PWC_MCP = Path(sys.executable).with_name("pwc-mcp")
+
+
+def without(*missing: str, error: type[Exception] = ImportError) -> Callable[[str], ModuleType]:
+    def importer(name: str) -> ModuleType:
+        if name in missing:
+            raise error(f"simulated: {name} does not load")
+        return importlib.import_module(name)
+
+    return importer
+
+
+def test_the_accelerators_are_chosen_when_they_import() -> None:
+    assert runtime.choose() == FAST == runtime.current()
+
+
+@pytest.mark.parametrize("error", [ImportError, OSError])  # a wheel whose .so fails to load
+def test_each_falls_back_on_its_own(error: type[Exception]) -> None:
+    assert runtime.choose(without("uvloop", error=error)) == runtime.Runtime("asyncio", "httptools")
+    assert runtime.choose(without("httptools", error=error)) == runtime.Runtime("uvloop", "h11")
+    assert runtime.choose(without("uvloop", "httptools", error=error)) == FALLBACK
+
+
+def test_the_description_names_versions_and_what_is_missing() -> None:
+    fast = FAST.describe()
+    assert (
+        fast.startswith(f"uvicorn {uvicorn.__version__} with uvloop ") and " and httptools " in fast
+    )
+    assert "not importable" not in fast
+    slow = FALLBACK.describe()
+    assert "with asyncio (Python " in slow and " and h11 " in slow
+    assert slow.endswith("(uvloop and httptools not importable: install 'uvicorn[standard]')")
+    half = runtime.Runtime("uvloop", "h11").describe()
+    assert half.endswith("(httptools not importable: install 'uvicorn[standard]')")
+
+
+@pytest.mark.parametrize(("choice", "parser"), [(FAST, HttpToolsProtocol), (FALLBACK, H11Protocol)])
+def test_uvicorn_is_configured_with_the_choice_and_the_guard(choice, parser) -> None:
+    settings = config(object(), choice=choice)
+    assert settings.loop == choice.loop
+    assert issubclass(settings.http, parser) and issubclass(settings.http, ConnectionGuard)  # type: ignore[arg-type]
+
+
+def test_version_reports_the_runtime() -> None:
+    out = subprocess.run([str(PWC_MCP), "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [f"pwc-mcp {__version__}", FAST.describe()]
+
+
+def test_version_reports_the_fallback_when_neither_imports() -> None:
+    probe = (
+        "import sys\n"
+        "sys.modules['uvloop'] = sys.modules['httptools'] = None  # import fails: ImportError\n"
+        "from pwc_mcp.cli import main\n"
+        "main(['--version'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [f"pwc-mcp {__version__}", FALLBACK.describe()]
+
+
+@pytest.mark.parametrize(
+    ("choice", "loop", "parser"),
+    [(FAST, "uvloop", HttpToolsProtocol), (FALLBACK, "asyncio", H11Protocol)],
+    ids=["uvloop-httptools", "asyncio-h11"],
+)
+def test_the_real_app_serves_on_either(sample: RunningCatalog, choice, loop, parser) -> None:
+    app = create_app(settings_for(sample))
+    seen: dict[str, object] = {}
+
+    async def recording(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+        if scope["type"] == "http":
+            seen["loop"] = type(asyncio.get_running_loop()).__module__
+        await app(scope, receive, send)
+
+    with (
+        serve_in_thread(recording, name="pwc-mcp", choice=choice) as running,
+        httpx.Client(base_url=running.origin, timeout=30) as http,
+    ):
+        for _ in range(3):  # computed, remembered, answered by the fast path
+            assert tool_call(http, "search_papers", {"query": "transformer"})
+        (connection,) = running.server.server_state.connections
+        assert isinstance(connection, parser) and isinstance(connection, ConnectionGuard)
+    assert str(seen["loop"]).split(".")[0] == loop
+
+
+@pytest.mark.parametrize("choice", [FAST, FALLBACK], ids=["uvloop-httptools", "asyncio-h11"])
+def test_both_parsers_drop_the_whitespace_around_header_values(
+    sample: RunningCatalog, choice: runtime.Runtime
+) -> None:
+    """RFC 9110 section 5.5 (and the 2026-07-28 conformance suite): `Mcp-Name:  x  ` is `x`.
+    h11 drops it itself; llhttp keeps it, and the SDK then refused the call (HTTP 400)."""
+    body, headers = modern("tools/call", {"name": "search_papers", "arguments": {}}, "x")
+    payload = json.dumps(body).encode()
+    with serve_in_thread(create_app(settings_for(sample)), choice=choice) as running:
+        head = "".join(
+            f"{name}: \t {value}  \r\n"
+            for name, value in {**headers, "Mcp-Name": "search_papers"}.items()
+        )
+        request = (
+            f"POST /mcp HTTP/1.1\r\nHost:  127.0.0.1:{running.port} \r\n{head}"
+            f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
+        ).encode() + payload
+        with socket.create_connection(("127.0.0.1", running.port), timeout=30) as sock:
+            sock.sendall(request)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    status = int(answer.split(b" ", 2)[1])
+    assert status == 200, answer[:300]
+    assert b'"isError":true' in answer  # the call ran: `query` is required
