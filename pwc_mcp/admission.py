@@ -193,7 +193,8 @@ class McpAdmission:
             if refusal is not None:
                 await send_refusal(send, refusal, rpc_id)
                 return
-            await self.app(scope, _replay(body, receive), send)
+            request = {"type": "http.request", "body": body, "more_body": False}
+            await self.app(scope, replaying(request, receive), send)
         finally:
             self.limiter.release(lease)
 
@@ -212,15 +213,16 @@ async def _refuse_body(send: Send, status: int, message: str) -> None:
     await send_error(send, status, INVALID_REQUEST, message, headers=[(b"connection", b"close")])
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """The body already read, then whatever the connection says next (e.g. a disconnect)."""
+def replaying(first: Message, receive: Receive) -> Receive:
+    """The message already read, then whatever the connection says next (e.g. a disconnect):
+    for the app behind a layer that read the request (this one, pwc_mcp.fast_path)."""
     replayed = False
 
     async def replay() -> Message:
         nonlocal replayed
         if not replayed:
             replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
+            return first
         return await receive()
 
     return replay

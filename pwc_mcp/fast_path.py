@@ -41,7 +41,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pwc_mcp import memo
-from pwc_mcp.admission import is_mcp_post
+from pwc_mcp.admission import is_mcp_post, replaying
 from pwc_mcp.server import ADMITTED, PRECHECKED, tool_calls
 
 # The framework's answer to a request is PREFIX + the request's id + the rest (checked, not
@@ -153,7 +153,7 @@ class FastPath:
             await self.app(scope, receive, send)
             return
         first = await receive()  # the admission layer hands on the whole body at once
-        replay = _replay(first, receive)
+        replay = replaying(first, receive)
         whole = first["type"] == "http.request" and not first.get("more_body", False)
         call = parse(scope, first.get("body", b"")) if whole else None
         if call is None:
@@ -268,17 +268,3 @@ def _success(body: bytes) -> bool:
         return False
     result = document.get("result") if isinstance(document, dict) else None
     return isinstance(result, dict) and result.get("isError") is False and "error" not in document
-
-
-def _replay(first: Message, receive: Receive) -> Receive:
-    """The message already read, then whatever the connection says next."""
-    replayed = False
-
-    async def replay() -> Message:
-        nonlocal replayed
-        if not replayed:
-            replayed = True
-            return first
-        return await receive()
-
-    return replay
