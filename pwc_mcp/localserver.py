@@ -5,6 +5,7 @@ known and free of races."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import socket
 import threading
@@ -22,6 +23,7 @@ from pwc_mcp import runtime
 from pwc_mcp.connections import ConnectionLimits, guarded
 
 Lifespan = Literal["auto", "on", "off"]  # uvicorn's choices
+FORCED_SHUTDOWN_SECONDS = 5  # the app's own shutdown after a second Ctrl+C
 
 
 def bind(host: str, port: int, *, listen: bool = True) -> socket.socket:
@@ -136,6 +138,15 @@ class AnnouncingServer(uvicorn.Server):
             raise
         if self.started:
             self._on_serving()
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        if self.force_exit:
+            # A second Ctrl+C (a terminal's often arrives twice) makes uvicorn skip the app's
+            # lifespan shutdown, and the loop's teardown then cancels it mid-wait: a traceback
+            # for a deliberate stop, and the app's resources left open. End it anyway, briefly.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.lifespan.shutdown(), FORCED_SHUTDOWN_SECONDS)
 
 
 @dataclass

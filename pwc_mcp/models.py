@@ -1,4 +1,4 @@
-"""Stable, versioned structured outputs (`schema_version: "v1"`) and their compact schemas.
+"""Stable, versioned structured outputs (`schema_version: "v2"`) and their compact schemas.
 
 Every result carries `data`, the CLI's JSON payload, and beside it only what `data` lacks or
 holds in a form a model cannot rely on: metric values as numbers, counts and pages, cursors,
@@ -14,7 +14,10 @@ from typing import Any, Final, Literal
 
 from pydantic import BaseModel
 
-SCHEMA_VERSION: Final = "v1"
+# v2 (issue #26): beside `data` only what it lacks; v1 repeated `data` in typed fields. A field
+# removed or changed in meaning is a new version; a field added is not. (The CLI's `--json`
+# envelope has its own version, still v1: its payload did not change.)
+SCHEMA_VERSION: Final = "v2"
 
 # --- typed rows: what an answer is checked into, the texts' source (not sent) --------------
 
@@ -108,7 +111,7 @@ class BenchmarkSummary(BaseModel):
 
 
 class Out(BaseModel):
-    schema_version: Literal["v1"] = SCHEMA_VERSION
+    schema_version: Literal["v2"] = SCHEMA_VERSION
 
 
 class Page(Out):

@@ -232,7 +232,7 @@ def check_versions(bin_dir: Path, expected: str, cwd: Path) -> None:
 
 def call_tool(endpoint: str, name: str, arguments: dict[str, object]) -> dict[str, Any]:
     result = rpc(endpoint, "tools/call", {"name": name, "arguments": arguments})
-    if result.get("isError") or result.get("structuredContent", {}).get("schema_version") != "v1":
+    if result.get("isError") or result.get("structuredContent", {}).get("schema_version") != "v2":
         raise CheckFailed(f"{name} failed: {json.dumps(result)[:300]}")
     return result
 

@@ -157,7 +157,7 @@ def exercise(inspector: Inspector, catalog_url: str) -> str:
         raise ProbeFailed(f"tools/list: {len(listed)} tools, differing in {listed ^ set(TOOLS)}")
     arguments = TOOL_EXAMPLES[CALL][0]
     result = inspector.request(3, "tools/call", {"name": CALL, "arguments": arguments})
-    if result.get("isError") or result.get("structuredContent", {}).get("schema_version") != "v1":
+    if result.get("isError") or result.get("structuredContent", {}).get("schema_version") != "v2":
         raise ProbeFailed(f"{CALL}: {json.dumps(result)[:200]}")
     inspector.api("POST", "/api/mcp/disconnect", {"sessionId": inspector.session})
     return f"{len(listed)} tools listed and {CALL} called through the Inspector's proxy"

@@ -185,9 +185,9 @@ def _verdict(kind: str, name: str, doc: dict, calls: dict, err: str) -> tuple[bo
             return False, "isError: " + json.dumps(result.get("content"))[:140]
         structured = result.get("structuredContent") or {}
         text = [c for c in result.get("content", []) if c.get("type") == "text" and c.get("text")]
-        if structured.get("schema_version") != "v1" or structured.get("data") is None or not text:
-            return False, "missing structuredContent v1 with data, or the text block"
-        return True, "structuredContent v1 + text"
+        if structured.get("schema_version") != "v2" or structured.get("data") is None or not text:
+            return False, "missing structuredContent v2 with data, or the text block"
+        return True, "structuredContent v2 + text"
     if kind == "read":
         contents = result.get("contents") or []
         if not contents or not (contents[0].get("text") or contents[0].get("blob")):

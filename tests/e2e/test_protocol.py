@@ -30,7 +30,7 @@ async def test_official_sdk_client(server: Running, mode: str) -> None:
         assert sorted(t.name for t in tools.tools) == sorted(TOOLS)
         result = await client.call_tool("search_papers", {"query": "transformer", "limit": 3})
         assert not result.is_error
-        assert result.structured_content["schema_version"] == "v1"
+        assert result.structured_content["schema_version"] == "v2"
         assert result.structured_content["data"]["results"]
         templates = await client.list_resource_templates()
         assert len(templates.resource_templates) == 4

@@ -181,7 +181,7 @@ def test_the_demo_pins_both_ports_and_prints_what_works(pin: str) -> None:
         )
         assert shown.returncode == 0 and "Transformer" in shown.stdout, shown.stderr
         content = asyncio.run(demo_tool_call(port))
-        assert content["schema_version"] == "v1"
+        assert content["schema_version"] == "v2"
     finally:
         err = demo.stop()
     assert demo.proc.returncode == 0 and "Traceback" not in err, err

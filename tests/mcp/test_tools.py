@@ -53,7 +53,7 @@ async def test_search_defaults_to_hybrid(client: Client, sample: RunningCatalog)
     assert search.input_schema["properties"]["mode"]["default"] == "hybrid"
     assert search.input_schema["properties"]["mode"]["enum"] == ["hybrid", "keyword", "semantic"]
     structured, text = await call(client, "search_papers", query="transformer")
-    assert structured["schema_version"] == "v1" and structured["items"]
+    assert structured["schema_version"] == "v2" and structured["items"]
     assert structured["data"]["results"], "data carries the CLI payload"
     assert text.startswith("Found ") and not is_json(text)
 
@@ -68,7 +68,7 @@ async def test_every_tool_returns_structured_content_with_data(
     client: Client, tool: str, arguments: dict
 ) -> None:
     structured, text = await call(client, tool, **arguments)
-    assert structured["schema_version"] == "v1"
+    assert structured["schema_version"] == "v2"
     assert "data" in structured and structured["data"] is not None
     assert text and not is_json(text), "the text fallback is a summary, not the JSON again"
     rows = structured.get("items") or structured.get("evaluations") or []

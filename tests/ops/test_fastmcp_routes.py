@@ -120,4 +120,4 @@ async def test_fastmcp_run_serves_every_tool_over_http(
             result = await client.call_tool_mcp("get_benchmark", TOOL_EXAMPLES["get_benchmark"][0])
     assert listed == set(TOOLS)
     assert not result.is_error, result.content[0].text
-    assert result.structured_content and result.structured_content["schema_version"] == "v1"
+    assert result.structured_content and result.structured_content["schema_version"] == "v2"
