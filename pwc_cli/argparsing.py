@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any, NoReturn
 
 from pwc_cli.mistyped import choice_hint
-from pwc_core.declare import TOOL, Command, Param
+from pwc_core.declare import Command, Param
 
 _CHOICE = re.compile(r"^argument (.+?): invalid choice: (.*) \(choose from (.*)\)$")
 _COMMAND_WORDS = ("COMMAND", "SUBCOMMAND")  # the metavars of the command levels
@@ -86,7 +86,7 @@ class WordError(Exception):
 
 def flag_of(command: Command, word: str) -> Param | None:
     """The parameter a flag word names: exactly, or by a unique prefix (as argparse allows)."""
-    params = [p for p in command.params if p.where != TOOL and p.flags]
+    params = [p for p in command.cli() if p.flags]
     for param in params:
         if word in param.flags:
             return param
@@ -187,6 +187,6 @@ def blank_positional(command: Command, args: argparse.Namespace) -> str | None:
     for param in command.params:
         value = getattr(args, param.dest, None)
         text = value if isinstance(value, str) else "x"
-        if param.positional and param.where != TOOL and not text.strip():
+        if param.positional and not text.strip():
             return param.flag
     return None

@@ -18,13 +18,9 @@ from pwc_core.declarations import (
     EXAMPLES,
     RESEARCH_COMMANDS,
 )
-from pwc_core.declare import TOOL, Command, Group, Param
+from pwc_core.declare import Command, Group, Param
 
 VERSION_LINE = f"pwc {__version__} (API v1)"  # one line, no tab: read by people, not cut
-
-
-def cli_params(command: Command) -> tuple[Param, ...]:
-    return tuple(p for p in command.params if p.where != TOOL)
 
 
 def _add(parser: argparse.ArgumentParser, param: Param, groups: dict[str, Any]) -> None:
@@ -55,7 +51,7 @@ def _usage(prog: str, command: Command | None, subcommands: str | None) -> str:
     """`pwc paper info [options] PAPER`: the short usage line an error prints."""
     words = [prog, "[options]"]
     if command is not None:
-        words += [p.flag for p in cli_params(command) if p.positional]
+        words += [p.flag for p in command.cli() if p.positional]
     if subcommands:
         words.append(subcommands)
     return " ".join(words)
@@ -86,7 +82,7 @@ def build_tree() -> Tree:
             continue
         parser.set_defaults(command=declared.path)
         groups: dict[str, Any] = {}
-        for param in cli_params(declared):
+        for param in declared.cli():
             _add(parser, param, groups)
         listing = None
         if declared.entity:
@@ -130,7 +126,7 @@ def _shared_switches() -> frozenset[str]:
     """The switches every research command declares (`--json`), so also accepted before the
     command (pwc_cli.argparsing.prepare)."""
     per_command = [
-        {f for p in cli_params(COMMANDS[c]) if p.switch for f in p.flags} for c in RESEARCH_COMMANDS
+        {f for p in COMMANDS[c].cli() if p.switch for f in p.flags} for c in RESEARCH_COMMANDS
     ]
     return frozenset(set.intersection(*per_command))
 

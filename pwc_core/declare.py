@@ -110,6 +110,10 @@ class Command:
             raise ValueError(f"pwc {self.path}: a parameter is declared twice")
         object.__setattr__(self, "by_dest", by_dest)
 
+    def cli(self) -> tuple[Param, ...]:
+        """The CLI's parameters: everything but the tool-only ones."""
+        return tuple(p for p in self.params if p.where != TOOL)
+
     def research(self) -> tuple[Param, ...]:
         """What the handler's answer depends on: everything but the presentation flags."""
         return tuple(p for p in self.params if p.where != CLI)

@@ -101,11 +101,21 @@ def closest(typed: str, names: Iterable[str], shown: int = CLOSEST_SHOWN) -> lis
     return rank(typed, dict.fromkeys(n for n in names if n), str, shown)
 
 
+NEAR = 0.7  # difflib ratio of a word one or two typos from another ("limtt"/"limit": 0.8)
+_CONTAINED = 2  # `similarity`'s kind for a name that contains (or begins with) the text
+
+
 def nearest(typed: str, names: Iterable[str]) -> str | None:
-    """The one name most similar to `typed` when it is alike at all (shares a word or half its
-    letters): a did-you-mean, never a guess among strangers."""
-    found = closest(typed, names, 1)
-    return found[0] if found and _alike(similarity(typed, found[0])) else None
+    """The name of a command, flag, choice or parameter `typed` most likely meant, or None when
+    none is near enough to say so: it begins with or contains the text (3+ characters), has each
+    typed word (a typo allowed in each), or is a typo or two away as a whole. Stricter than the
+    bar for catalog names: a half-alike command ("frobnicate", "conference") is not meant."""
+    for name in closest(typed, names, shown=1):
+        kind, coverage, ratio = similarity(typed, name)
+        contained = kind >= _CONTAINED and len(normal(typed)) >= MIN_WORD
+        if contained or coverage == 1.0 or ratio >= NEAR:
+            return name
+    return None
 
 
 # --- fallback searches --------------------------------------------------------------------

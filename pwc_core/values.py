@@ -100,7 +100,7 @@ def _within(text: Any, limit: int, what: str) -> str:
     return value
 
 
-TEXT = Text()  # every flag declared without a type (see BoundedStore)
+TEXT = Text()  # a parameter declared without a kind (pwc_core.declare.Param)
 AUTHOR = Text(max_items=MAX_AUTHORS)
 
 

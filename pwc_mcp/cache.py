@@ -78,6 +78,7 @@ FAMILIES: dict[str, tuple[float, int, int]] = {
     "general": (300.0, 8, 9),
 }
 CALL_SHARE = 16  # one call adds at most 1/16 of a family cache's entries and bytes
+FORGET_THREADS = 4  # level-2 deletes in flight; past it a shared entry ends with its TTL
 
 # Per path label (the module's docstring says what each counts).
 _LOCAL = ("hits", "misses", "coalesced", "uncached", "upstream_calls", "upstream_failures")
@@ -141,6 +142,7 @@ class CachedCatalog:
             for name, (ttl, entry_share, byte_share) in FAMILIES.items()
         }
         self._lock = threading.Lock()
+        self._forgetting = threading.BoundedSemaphore(FORGET_THREADS)
         self._flights: dict[str, _Flight] = {}
         self._counters: dict[str, dict[str, Any]] = {}
 
@@ -228,11 +230,15 @@ class CachedCatalog:
         if self.shared is not None and entries:
             shared, dropped = self.shared.cache, [(family, key) for family, _, key, _ in entries]
 
-            def drop() -> None:
-                for family, key in dropped:
-                    shared.delete(family, key)
+            def drop() -> None:  # a slow Redis must not cost a thread per wrong answer
+                try:
+                    for family, key in dropped:
+                        shared.delete(family, key)
+                finally:
+                    self._forgetting.release()
 
-            threading.Thread(target=drop, name="pwc-forget", daemon=True).start()
+            if self._forgetting.acquire(blocking=False):
+                threading.Thread(target=drop, name="pwc-forget", daemon=True).start()
 
     def stats(self) -> dict[str, Any]:
         """Content-free counters: totals, per path family, and per cache."""

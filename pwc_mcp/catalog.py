@@ -5,7 +5,6 @@ transport, paper references resolved to one canonical ID, Markdown read in signe
 from __future__ import annotations
 
 import argparse
-import re
 import threading
 import time
 from dataclasses import dataclass
@@ -25,11 +24,10 @@ from pwc_core.errors import (
 )
 from pwc_core.resolution import OutsideCatalog, canonical_reference, outside_catalog, require_paper
 from pwc_core.transport import paper_segment
-from pwc_mcp.cursors import CursorCodec, CursorError, CursorState
+from pwc_mcp.cursors import CONTENT_VERSION, CursorCodec, CursorError, CursorState
 from pwc_mcp.tool_errors import tool_error
 
 CHUNK_LIMIT = 65_536
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
 # Commands whose paper reference the server resolves first: every command with a `paper`
 # argument, read off the declarations so that a new one cannot be left out.
 PAPER_COMMANDS = frozenset(
@@ -132,6 +130,8 @@ class CatalogService:
         # CJK or emoji text takes several times its UTF-8 size in memory.
         key = (state.paper, state.content_version, state.offset, state.limit)
         cached = self.chunks.get(repr(key)) if self.chunks and state.content_version else None
+        if cached is not None and not _continues(cached, state):
+            cached = None  # a borrowed chunk passes the very check a fetched one does
         if cached is None:
             cached = self._fetch_chunk(state)
             if self.chunks is not None:
@@ -182,7 +182,7 @@ class CatalogService:
         truncated = headers.get("x-pwc-truncated")
         next_offset = headers.get("x-pwc-next-offset")
         if (
-            not _HEX64.match(version)
+            not CONTENT_VERSION.fullmatch(version)
             or truncated not in ("0", "1")
             or (state.content_version and version != state.content_version)
             or (truncated == "1") != (next_offset is not None)
@@ -200,6 +200,15 @@ class CatalogService:
             if following != state.offset + len(reply.body):
                 raise UpstreamShapeError("Papers API returned an invalid Markdown chunk")
         return reply.body, truncated == "1", following, version
+
+
+def _continues(chunk: tuple[bytes, bool, int, str], state: CursorState) -> bool:
+    """A cached chunk is the one `state` asks for: its version, and a next offset right after
+    its body (as `_fetch_chunk` checks a fetched one); a shared cache's entry may be neither."""
+    body, truncated, following, version = chunk
+    return version == state.content_version and following == (
+        state.offset + len(body) if truncated else 0
+    )
 
 
 class Readiness:

@@ -61,9 +61,8 @@ class ChunkCache(BoundedTTLCache):
         own = budget or allowance("chunks", self, CHUNK_CALL_SHARE)
         stamp = super().set(key, value, size, budget=own)
         if self.shared is not None and isinstance(key, str) and _is_chunk(value):
-            payload = encode_chunk(value)
-            if decode_chunk(payload) is not None:  # shared only as a reader would accept it
-                self.shared.put(NAMESPACE, key, payload, self.ttl)
+            # checked when fetched (pwc_mcp/catalog.py), and again by each reader
+            self.shared.put(NAMESPACE, key, encode_chunk(value), self.ttl)
         return stamp
 
     def stats(self) -> dict[str, Any]:

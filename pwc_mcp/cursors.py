@@ -51,7 +51,7 @@ _LEGACY = re.compile(
     r"[A-Za-z][A-Za-z0-9.\-]{0,31}/\d{7}(?:v\d+)?"
 )  # math.GT/0309136, hep-th/9711200
 _NUMERIC = re.compile(r"\d{1,20}")
-_VERSION = re.compile(r"[0-9a-f]{64}")
+CONTENT_VERSION = re.compile(r"[0-9a-f]{64}")  # a paper's Markdown version: SHA-256 hex (fullmatch)
 _B64 = re.compile(r"[A-Za-z0-9_-]+")
 _FIELDS = frozenset({"v", "ref", "paper", "version", "offset", "limit", "kid", "exp"})
 
@@ -101,6 +101,12 @@ def key_id(key: bytes) -> str:
     return hashlib.sha256(key).hexdigest()[:16]
 
 
+def derived_key(cursor_key: bytes, purpose: bytes) -> bytes:
+    """A key for another use (`purpose`), derived from the cursor key the replicas share, so
+    each use has its own key and the cursor key itself never leaves the process."""
+    return hashlib.blake2b(cursor_key, digest_size=32, person=purpose).digest()
+
+
 def valid_paper(paper: Any) -> bool:
     """Modern arXiv, legacy arXiv (`archive[.SC]/YYMMNNN`) or a catalog ID of up to 20 digits."""
     return isinstance(paper, str) and any(p.fullmatch(paper) for p in (_MODERN, _LEGACY, _NUMERIC))
@@ -118,7 +124,7 @@ def valid_state(state: CursorState) -> bool:
         and ref == ref.strip()
         and valid_paper(state.paper)
         and isinstance(version, str)
-        and _VERSION.fullmatch(version) is not None
+        and CONTENT_VERSION.fullmatch(version) is not None
         and all(_is_int(n) for n in (state.offset, state.limit, state.expires_at))
         and 1 <= state.offset <= MAX_OFFSET
         and 1 <= state.limit <= MAX_LIMIT

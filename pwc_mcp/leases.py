@@ -70,10 +70,10 @@ class Lease:
     def held(self) -> bool:
         return self.token is not None
 
-    def publish(self, payload: bytes | None, ttl: float) -> None:
-        """Store a complete answer for the other replicas (None: nothing to share) and let go,
-        in this order (see the module's docstring). A direct fetch shares its answer too."""
-        if payload is None or not self._flight.share(self, payload, ttl):
+    def publish(self, payload: bytes, ttl: float) -> None:
+        """Store a complete answer for the other replicas and let go, in this order (see the
+        module's docstring). A direct fetch shares its answer too."""
+        if not self._flight.share(self, payload, ttl):
             self.release()
 
     def release(self) -> None:

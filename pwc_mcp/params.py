@@ -31,6 +31,7 @@ from pwc_core.values import (
     MetricThreshold,
     ParameterSize,
     ParetoObjectives,
+    YesNo,
 )
 
 HOSTED_ROW_CAP = HOSTED_ROWS
@@ -69,7 +70,7 @@ def _annotation(param: Param) -> tuple[Any, Any]:
         return Annotated[bool, Field(description=help_text)], False
     if param.choices is not None:
         choices = tuple(param.choices)
-        if set(choices) == {"true", "false"}:
+        if isinstance(kind, YesNo):  # `--is-open true|false`: a tool's boolean
             return Annotated[bool | None, Field(description=help_text)], None
         return Annotated[
             Literal[choices] | None if default is None else Literal[choices],

@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -30,6 +29,7 @@ from fastmcp.server.dependencies import get_http_request
 from limits import RateLimitItem, RateLimitItemPerMinute
 
 from pwc_mcp.config import Settings
+from pwc_mcp.cursors import derived_key
 from pwc_mcp.identity import (
     Client,
     IdentityHasher,
@@ -77,9 +77,7 @@ def identity_key(settings: Settings) -> bytes | None:
             "identities hash differently per replica, so limits are not shared"
         )
         return None
-    return hashlib.blake2b(
-        settings.cursor_key_current, digest_size=32, person=b"pwc-mcp-identity"
-    ).digest()
+    return derived_key(settings.cursor_key_current, b"pwc-mcp-identity")
 
 
 def is_semantic_search(arguments: Any) -> bool:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pwc_mcp.cursors import derived_key
 from pwc_mcp.storage_health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ class Found:
 def cache_secret(cursor_key: bytes) -> bytes:
     """The key for digests and tags, derived from the cursor key the replicas share (domain
     separated: the cursor key itself never leaves the process)."""
-    return hashlib.blake2b(cursor_key, digest_size=32, person=b"pwc-mcp-cache").digest()
+    return derived_key(cursor_key, b"pwc-mcp-cache")
 
 
 def _redis_py_url(url: str) -> str:

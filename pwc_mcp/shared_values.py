@@ -18,16 +18,15 @@ means bumping `shared_cache.FORMAT`.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic_core import from_json, to_json
 
 from pwc_core.transport import Reply
+from pwc_mcp.cursors import CONTENT_VERSION
 
 Chunk = tuple[bytes, bool, int, str]  # (body, truncated, next offset, content version)
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ def decode_chunk(payload: bytes) -> Chunk | None:
         type(truncated) is not bool
         or type(following) is not int
         or not isinstance(version, str)
-        or not _HEX64.fullmatch(version)
+        or not CONTENT_VERSION.fullmatch(version)
         or (following > 0) != truncated
         or following < 0
     ):

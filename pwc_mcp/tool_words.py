@@ -10,7 +10,6 @@ author's name) is shown as one short printable line without addresses.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from pwc_core.declarations import COMMANDS
@@ -22,8 +21,8 @@ from pwc_core.wording import Ambiguity, Candidate, Words
 from pwc_mcp.params import TOOLS
 
 DETAIL_CHARS = 120
+UPSTREAM_READ = 8 * DETAIL_CHARS  # of a catalog string, the prefix cleaned and shown
 SHOWN = 5  # candidates an ambiguity lists (and describes, at a request each at most)
-_SPACE = re.compile(r"\s+")
 
 
 def _by_key(command: str) -> dict[str, Param]:
@@ -133,9 +132,10 @@ def _choice(candidate: Candidate, ambiguity: Ambiguity, names: ToolNames) -> str
 
 def upstream_line(text: str) -> str:
     """One short printable line of upstream text, without URLs, addresses or paths."""
-    text = "".join(ch if ch.isprintable() else " " for ch in text)
-    text = without_internals(text)  # URLs, addresses, host names and paths
-    text = _SPACE.sub(" ", text).strip(" \t:;,-(")
+    # Only what can be shown is cleaned: a catalog string of any length costs the same.
+    text = "".join(ch if ch.isprintable() else " " for ch in text[:UPSTREAM_READ])
+    text = without_internals(text)  # URLs, addresses, host names and paths; spaces collapsed
+    text = text.strip(" \t:;,-(")
     if len(text) > DETAIL_CHARS:
         text = text[:DETAIL_CHARS].rsplit(" ", 1)[0].rstrip(" :;,-(") + " …"
     return text

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pwc_cli.main import main
-from pwc_cli.parser import build_parser, cli_params, words_of
+from pwc_cli.parser import build_parser, words_of
 from pwc_core.declarations import COMMANDS, RESEARCH_COMMANDS
 from pwc_core.declare import CLI, arguments
 from pwc_core.errors import ArgumentError, UsageError
@@ -149,7 +149,7 @@ def test_every_research_command_and_its_flags() -> None:
     assert set(EXPECTED_FLAGS) <= set(RESEARCH_COMMANDS)
     _, parsers = build_parser()
     for command, flags in EXPECTED_FLAGS.items():
-        declared = {f for p in cli_params(COMMANDS[command]) for f in p.flags}
+        declared = {f for p in COMMANDS[command].cli() for f in p.flags}
         assert declared == flags, command
         shown = set(re.findall(r"--[\w-]+", parsers[command].format_help()))
         assert flags <= shown, command  # the generated parser offers each of them
@@ -364,7 +364,7 @@ def test_typed_values_make_what_the_cli_parses(
     root, _ = build_parser()
     parsed = vars(root.parse_args([*command.split(), *argv]))
     typed = vars(namespace_for(command, values))
-    shared = ["command", *(p.dest for p in cli_params(COMMANDS[command]))]
+    shared = ["command", *(p.dest for p in COMMANDS[command].cli())]
     assert {key: typed[key] for key in shared} == {key: parsed[key] for key in shared}
 
 

@@ -353,3 +353,28 @@ def test_a_direction_to_state_is_said_as_the_settings_to_retry_with() -> None:
         text,
         Case({}, "invalid_argument", ("metric",), ('metric: "Elo:higher" or metric: "Elo:lower"',)),
     )
+
+
+def test_a_long_catalog_string_is_cleaned_only_as_far_as_it_is_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Attack: a candidate's title of a megabyte. The cleaning (regexes over the text) sees a
+    bounded prefix, so its cost does not grow with what the catalog sends."""
+    from pwc_mcp import tool_words
+
+    seen: list[int] = []
+    clean = tool_words.without_internals
+    monkeypatch.setattr(
+        tool_words, "without_internals", lambda text: seen.append(len(text)) or clean(text)
+    )
+    line = tool_words.upstream_line("word " * 200_000 + "https://internal.example/x")
+    assert seen == [tool_words.UPSTREAM_READ]
+    assert len(line) <= tool_words.DETAIL_CHARS + 2 and "http" not in line
+
+
+def test_addresses_go_and_long_words_stay() -> None:
+    """The URL pattern now starts only where a scheme can start; what it removes is the same."""
+    from pwc_core.scrub import without_internals
+
+    word = "a" * 5_000
+    assert without_internals(f"{word} https://x.y/z ahttp://q end") == f"{word} end"

@@ -166,3 +166,19 @@ async def test_chunk_cache_holds_what_its_byte_ceiling_counts(sample: RunningCat
     assert service.chunks.bytes == len(whole), "accounted bytes are the UTF-8 bytes"
     held = [entry[0] for entry in service.chunks._store.values()]  # (value, size)
     assert held and all(isinstance(value[0], bytes) for value in held)
+
+
+async def test_a_cached_chunk_that_does_not_continue_is_read_again(sample: RunningCatalog) -> None:
+    """Attack: a chunk in the cache (a shared one: any process holding the key can write it)
+    whose next offset is not right after its body. It is a miss, never the cursor's source."""
+    service = make_service(sample.url, cached=False)
+    async with Client(build_server(service)) as client:
+        first, _ = await call(client, "read_paper", paper="1706.03762")
+        (key,) = service.chunks._store
+        body, truncated, following, version = service.chunks.get(key)
+        assert truncated and following == len(body)
+        service.chunks.set(key, (body, truncated, following + 7, version), len(body))
+        # the continuation's cursor must come from a checked chunk: the first page read again
+        again, _ = await call(client, "read_paper", paper="1706.03762")
+    assert again["data"]["markdown"] == first["data"]["markdown"]
+    assert service.chunks.get(key)[2] == following

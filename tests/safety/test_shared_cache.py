@@ -297,3 +297,24 @@ def test_a_redis_that_stops_answering_costs_one_socket_timeout(mock) -> None:
     assert upstream.call_count == 3
     # one failure; then each call skips its lookup and its store until a retry is due
     assert cache.health.stats() == {"degraded": True, "failures": 1, "skipped": 5}
+
+
+def test_wrong_answers_against_a_stuck_redis_start_a_bounded_number_of_threads(
+    server, monkeypatch
+) -> None:
+    """Attack: a hostile upstream's wrong answers while Redis hangs. Each call's level-2 delete
+    would wait on Redis; at most FORGET_THREADS of them are in flight, never one per call."""
+    import threading
+
+    from pwc_mcp.cache import FORGET_THREADS
+
+    a = replica(server.url)
+    stuck = threading.Event()
+    monkeypatch.setattr(a.shared.cache, "delete", lambda *_: stuck.wait(10))
+    try:
+        for n in range(50):
+            a.forget([("general", "papers/{ref}", f"key-{n}", 0)])
+        forgetting = [t for t in threading.enumerate() if t.name == "pwc-forget"]
+        assert 1 <= len(forgetting) <= FORGET_THREADS
+    finally:
+        stuck.set()
