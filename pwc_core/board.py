@@ -89,7 +89,7 @@ def _refusal(needed: Any) -> str:
     )
 
 
-def stated_directions(args: argparse.Namespace, rows: list[dict[str, Any]]) -> dict[str, str]:
+def stated_directions(args: argparse.Namespace, available: dict[str, str]) -> dict[str, str]:
     """Directions the caller stated, keyed by the board's spelling of each metric: `--metric
     NAME:higher`, `--sort NAME:lower`, and every Pareto objective."""
     # (dest, name, direction): an ambiguous name's error names the option that asked
@@ -100,7 +100,6 @@ def stated_directions(args: argparse.Namespace, rows: list[dict[str, Any]]) -> d
     sort = getattr(args, "sort_metric", None)
     if sort and sort[1] in ("higher", "lower"):
         asked.append(("sort_metric", sort[0], sort[1]))
-    available = available_metrics(rows)
     stated: dict[str, str] = {}
     for about, name, way in asked:
         found = match_metric(name, available, about)  # unknown ones: refused by the selection
@@ -110,14 +109,13 @@ def stated_directions(args: argparse.Namespace, rows: list[dict[str, Any]]) -> d
 
 
 def _ordering(
-    args: argparse.Namespace, rows: list[dict[str, Any]], directions: Directions, read: Scan
+    args: argparse.Namespace, available: dict[str, str], directions: Directions, read: Scan
 ) -> dict[str, Any]:
     """What order the rows are in, and whether it covers the whole board."""
     sort = getattr(args, "sort_metric", None)
     pareto = getattr(args, "pareto", None)
     applied: dict[str, Any] = {"by": "task scope"}
     if sort or pareto:
-        available = available_metrics(rows)
         request, word = sort if sort else tuple(pareto or ())[0]
         metric = match_metric(request, available, "sort_metric" if sort else "pareto") or request
         descending, basis = sort_order(word, metric, directions)
@@ -153,14 +151,16 @@ def leaderboard(
                 raise UnconfirmedFilter(
                     "API returned a model outside the requested parameter limit"
                 )
-    directions = board_directions(merged, stated_directions(args, merged))
+    # the board's metric names, once: every option's name is resolved against them
+    available = available_metrics(merged)
+    directions = board_directions(merged, stated_directions(args, available))
     ordered, main = order_by_scope(merged, [dataset], directions)
     # resolved before the other metric filters, so a wrong --metric is named even when
     # --require-metrics or --min would drop every row
     metric = None
     if timeline:
         name, _ = stated_metric(getattr(args, "metric", None))
-        metric = timeline_metric(ordered, main.get(dataset), name, directions)
+        metric = timeline_metric(ordered, main.get(dataset), name, directions, available)
     selected = ordered
     if selecting:
         selected = select_rows(
@@ -171,6 +171,7 @@ def leaderboard(
             sort=args.sort_metric,
             pareto=args.pareto,
             directions=directions,
+            available=available,
         )
     start = (args.page - 1) * args.limit
     results = [
@@ -190,7 +191,7 @@ def leaderboard(
         "task_scopes": scope_summary(results, main, directions),
         "metric_directions": directions.for_metrics(names),
         "metric_direction_sources": directions.sources_for(names),
-        "ordering": _ordering(args, ordered, directions, read),
+        "ordering": _ordering(args, available, directions, read),
     }
     if board.coverage is not None:
         data["parameter_coverage"] = board.coverage

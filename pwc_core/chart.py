@@ -235,6 +235,9 @@ def chosen_metric(payload: Mapping[str, Any], asked: Request) -> str | None:
     timeline = _timeline_head(payload)
     if asked.metric and timeline is not None:
         return timeline[0]
+    sorted_by = _sorted_by(payload)
+    if asked.sort and not asked.metric and sorted_by is not None:
+        return sorted_by[0]  # resolved over the whole board, not this page's rows
     for request in (asked.metric, asked.sort):
         if isinstance(request, str) and request.strip():
             return _matched(request, rows)
@@ -247,10 +250,25 @@ def chosen_metric(payload: Mapping[str, Any], asked: Request) -> str | None:
     return primary_metric(rows)
 
 
+def _sorted_by(payload: Mapping[str, Any]) -> tuple[str, str | None] | None:
+    """The sort metric and its direction as the handler decided them over the whole board (a
+    page's rows may not even report the metric: rows without it sort last)."""
+    order = payload.get("ordering")
+    if not isinstance(order, dict) or order.get("by") != "sort":
+        return None
+    metric, direction = order.get("metric"), order.get("direction")
+    if not isinstance(metric, str) or not metric:
+        return None
+    return metric, direction if direction in ("higher", "lower") else None
+
+
 def direction_of(metric: str, payload: Mapping[str, Any]) -> str | None:
     timeline = _timeline_head(payload)
     if timeline is not None and timeline[0] == metric and timeline[1]:
         return timeline[1]
+    sorted_by = _sorted_by(payload)
+    if sorted_by is not None and sorted_by[0] == metric and sorted_by[1]:
+        return sorted_by[1]
     known = payload.get("metric_directions")
     if isinstance(known, dict) and known.get(metric) in ("higher", "lower"):
         return str(known[metric])

@@ -84,6 +84,7 @@ def select_rows(
     sort: tuple[str, str | None] | None = None,
     pareto: Sequence[tuple[str, str]] | None = None,
     directions: Directions | None = None,
+    available: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Metric selection (docs/upstream-api.md#metric-selection). A sort without `asc`/`desc`
     puts the best first when the metric's direction is known (`directions`, else its name),
@@ -94,7 +95,7 @@ def select_rows(
     requested += [("maximum_metrics", n) for n, _ in maximum]
     requested += [("sort_metric", sort[0])] if sort else []
     requested += [("pareto", n) for n, _ in pareto or ()]
-    names = resolve_asked(requested, available_metrics(rows))
+    names = resolve_asked(requested, available_metrics(rows) if available is None else available)
     low = [(names[n.strip().casefold()], t) for n, t in minimum]
     high = [(names[n.strip().casefold()], t) for n, t in maximum]
     distinct = list(dict.fromkeys(names.values()))

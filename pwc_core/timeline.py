@@ -76,12 +76,13 @@ def timeline_metric(
     main_task: str | None,
     request: str | None,
     directions: Directions | None = None,
+    available: dict[str, str] | None = None,
 ) -> tuple[str, str] | None:
     """(metric, direction) of the timeline: `request` resolved against the rows' metrics, else
     the primary metric of the main task scope. None when the rows report no metric at all.
     The direction is the board's (stated, name or ranks: pwc_core.directions). An unknown or
     ambiguous name, or a metric whose direction is unknown, is a usage error."""
-    available = available_metrics(rows)
+    available = available_metrics(rows) if available is None else available
     if request is not None:
         if not request.strip():
             raise UsageError(Words("{} must name a metric", METRIC))

@@ -174,3 +174,21 @@ def test_the_json_form_is_plain_bounded_json() -> None:
     parsed = timeline_of(payload)
     assert parsed is not None and timeline["y"]["ticks"] == [list(t) for t in parsed.y.ticks]
     assert len(json.dumps(drawn)) < 12_000
+
+
+def test_a_sorted_page_plots_the_sort_metric_the_whole_board_resolved() -> None:
+    """A late page of a sorted board holds the rows without the sort metric (they sort last):
+    the chart still plots the metric, spelt and directed as the handler resolved it over the
+    whole board, not a guess from this page's rows."""
+    page = {
+        "results": [
+            {"id": "r1", "model_name": "A", "metrics": {"Other": "1"}, "num_parameters": 10},
+            {"id": "r2", "model_name": "B", "metrics": {"Other": "2"}, "num_parameters": 20},
+        ],
+        "metric_directions": {"Other": "higher"},
+        "ordering": {"by": "sort", "metric": "Top 1 Accuracy", "direction": "higher"},
+    }
+    args = argparse.Namespace(pareto=None, metric=None, sort_metric=("top-1", None))
+    chart = scatter(page, args)
+    assert chart.y.metric == "Top 1 Accuracy" and chart.y.direction == "higher"
+    assert chart.points == [] and chart.unvalued == 2
