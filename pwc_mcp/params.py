@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -49,17 +48,11 @@ RENAMES: dict[str, str] = {
 }
 
 
-_REDUNDANT = re.compile(
-    r"\s*\((?:\d+-\d+)?(?:, )?(?:default [^)]*)?\)|;\s*repeatable(?: \(AND\))?|,\s*at most \d+$"
-)
-
-
 def describe(param: Param) -> str | None:
-    """The schema's description: the declared tool help, else the CLI help without what the
-    schema already states (bounds, defaults, repetition); none for "" (schemas cost tokens)."""
-    if param.tool_help is not None:
-        return param.tool_help or None
-    return _REDUNDANT.sub("", param.help).strip() or None
+    """The schema's description: the declared tool help (what the schema does not already
+    state: no bounds, defaults or repetition), else the CLI help; none for "" (schemas cost
+    tokens)."""
+    return (param.help if param.tool_help is None else param.tool_help) or None
 
 
 def _annotation(param: Param) -> tuple[Any, Any]:

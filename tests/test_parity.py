@@ -5,6 +5,7 @@ bounds its kind declares, and nothing else is; presentation flags never are."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -96,3 +97,12 @@ def test_bounds_come_from_the_declaration(tool: str, schemas: dict[str, dict[str
         prop = schemas[tool][param.name]
         for keyword, value in declared_bounds(param).items():
             assert advertised_bound(prop, keyword) == value, (tool, param.dest, keyword)
+
+
+def test_no_description_repeats_what_its_schema_states(schemas: dict[str, dict[str, Any]]) -> None:
+    """A parameter's description says what its schema cannot: never its range, default or
+    repetition again (a CLI help that does gets a declared `tool_help`)."""
+    stated = re.compile(r"\(\d+-\d+|default \d|repeatable|at most \d+")
+    for tool, properties in schemas.items():
+        for name, prop in properties.items():
+            assert not stated.search(prop.get("description", "")), (tool, name)

@@ -104,6 +104,7 @@ DECLARED = (
                 ("--benchmarks-per-task",),
                 IntRange("--benchmarks-per-task", 1, 10),
                 3,
+                tool_help="benchmarks per task in grouped output",
             ),
             shared.switch("include_descendants", "include benchmarks of descendant tasks"),
             Param(
