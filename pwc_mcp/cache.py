@@ -64,6 +64,7 @@ from pwc_mcp.shared_values import (
     encode_body,
     encode_miss,
     encode_reply,
+    keepable,
 )
 
 __all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "route"]
@@ -183,8 +184,8 @@ class CachedCatalog:
 
         def fetch() -> tuple[Reply, int | None, str]:
             reply = self.client.get(path, params)
-            html = reply.headers.get("content-type", "").lower().startswith("text/html")
-            size = None if not reply.body or html else len(reply.body)  # None: serve, never cache
+            keep = keepable(reply.headers, reply.body)
+            size = len(reply.body) if keep else None  # None: serve, never cache
             return Reply(reply.status, dict(reply.headers), reply.body), size, str(reply.status)
 
         key = "raw:" + canonical_request(path, pairs)

@@ -18,6 +18,7 @@ means bumping `shared_cache.FORMAT`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,12 @@ def encode_reply(reply: Reply) -> bytes:
     return b"r" + meta + b"\n" + reply.body
 
 
+def keepable(headers: Mapping[str, str], body: bytes) -> bool:
+    """Whether a raw reply may be cached at either level: an empty or HTML reply (a proxy's
+    error page) is served, never kept."""
+    return bool(body) and not headers.get("content-type", "").lower().startswith("text/html")
+
+
 def decode_reply(payload: bytes) -> Reply | None:
     parts = _split(payload, b"r")
     if parts is None:
@@ -76,8 +83,7 @@ def decode_reply(payload: bytes) -> Reply | None:
         or not 200 <= status < 300
         or not isinstance(headers, dict)
         or not all(isinstance(k, str) and isinstance(v, str) for k, v in headers.items())
-        or not body  # an empty reply is served, never cached
-        or headers.get("content-type", "").lower().startswith("text/html")
+        or not keepable(headers, body)
     ):
         return None
     return Reply(status, headers, body)
