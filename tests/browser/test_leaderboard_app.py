@@ -24,6 +24,7 @@ under CI=true like the other tests of external tools.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -200,6 +201,21 @@ async def open_app(devtools: Devtools, origin: str, case: str) -> tuple[str, str
     return page, app
 
 
+@contextlib.asynccontextmanager
+async def app_in_chromium(
+    host: Any, case: str, browser_binary: str, tmp_path: Path
+) -> AsyncIterator[tuple[Devtools, Any, str, str]]:
+    """The host page serving the app on loopback, opened in headless Chromium at `case`:
+    (devtools, the running host, the page's session, the app frame's session)."""
+    with (
+        serve_in_thread(host, name="test-host", lifespan="off") as running,
+        chromium(browser_binary, tmp_path) as browser,
+    ):
+        async with Devtools.connect(browser) as devtools:
+            page, app = await open_app(devtools, running.origin, case)
+            yield devtools, running, page, app
+
+
 async def screenshot(devtools: Devtools, page: str, path: Path) -> None:
     """The whole host page: the viewport is grown to it (out-of-process frames are not painted
     beyond the viewport by captureBeyondViewport)."""
@@ -236,110 +252,106 @@ async def test_the_app_renders_the_leaderboard_in_chromium(
     assert metric_and_direction(structured) == (metric, direction)
     cases = {case: {"arguments": CASES[case][0], "result": result, "theme": "light"}}
     host = host_app(served["html"], cases)
-    with (
-        serve_in_thread(host, name="test-host", lifespan="off") as running,
-        chromium(browser_binary, tmp_path) as browser,
+    async with app_in_chromium(host, case, browser_binary, tmp_path) as (
+        devtools,
+        running,
+        page,
+        app,
     ):
-        async with Devtools.connect(browser) as devtools:
-            page, app = await open_app(devtools, running.origin, case)
-            shown = await devtools.evaluate(SNAPSHOT, app)
-            await screenshot(devtools, page, tmp_path / f"{case}-light.png")
+        shown = await devtools.evaluate(SNAPSHOT, app)
+        await screenshot(devtools, page, tmp_path / f"{case}-light.png")
 
-            # The protocol, as the host saw it: initialize first, then initialized.
-            sent = await devtools.evaluate("window.hostLog", page)
-            assert [m.get("method") for m in sent[:2]] == [
-                "ui/initialize",
-                "ui/notifications/initialized",
-            ]
-            assert sent[0]["params"]["protocolVersion"] == "2026-01-26"
+        # The protocol, as the host saw it: initialize first, then initialized.
+        sent = await devtools.evaluate("window.hostLog", page)
+        assert [m.get("method") for m in sent[:2]] == [
+            "ui/initialize",
+            "ui/notifications/initialized",
+        ]
+        assert sent[0]["params"]["protocolVersion"] == "2026-01-26"
 
-            # What the DOM shows equals what the test computed from the structured result.
-            assert shown["problem"] is None
-            rows = scored_rows(structured)
-            points = plotted(structured, metric)
-            best = best_row(structured, metric, direction)
-            assert shown["title"].startswith(structured["data"]["benchmark"]["name"])
-            assert [r["row"] for r in shown["rows"]] == list(range(len(rows)))
-            assert [r["row"] for r in shown["rows"] if r["best"]] == [best]
-            assert shown["badges"] == [best]
-            assert sorted(p["row"] for p in shown["points"]) == [p[0] for p in points]
-            frontier = {p["row"] for p in shown["points"] if p["frontier"]}
-            assert frontier == pareto(points, direction) and shown["frontierPath"]
-            assert [p["row"] for p in shown["points"] if p["best"]] == (
-                [best] if any(p[0] == best for p in points) else []
-            )
-            words = f"{direction} is better"
-            assert words in shown["yLabel"] and words in shown["direction"]
-            # Better is up: the best plotted value is drawn highest (smallest y), the worst lowest.
-            by_value = sorted(shown["points"], key=lambda p: p["value"])
-            low, high = by_value[0], by_value[-1]
-            better, worse = (high, low) if direction == "higher" else (low, high)
-            if better["value"] != worse["value"]:
-                assert better["cy"] < worse["cy"]
-            for p in shown["points"]:
-                row = rows[p["row"]]
-                assert row["model_name"] in p["label"] and row["paper_title"] in p["label"]
-                assert p["tabindex"] in ("0", "-1")
-            # The timeline: one step per record, oldest first, better up.
-            records = structured["data"]["timeline"]["records"]
-            assert shown["timelineShown"] and words in shown["timelineLabel"]
-            assert [(p["date"], p["value"]) for p in shown["timeline"]] == [
-                (r["date"], r["value"]) for r in records
-            ]
-            ys = [p["cy"] for p in shown["timeline"]]
-            assert ys == sorted(ys, reverse=True) and len(set(ys)) == len(ys)
+        # What the DOM shows equals what the test computed from the structured result.
+        assert shown["problem"] is None
+        rows = scored_rows(structured)
+        points = plotted(structured, metric)
+        best = best_row(structured, metric, direction)
+        assert shown["title"].startswith(structured["data"]["benchmark"]["name"])
+        assert [r["row"] for r in shown["rows"]] == list(range(len(rows)))
+        assert [r["row"] for r in shown["rows"] if r["best"]] == [best]
+        assert shown["badges"] == [best]
+        assert sorted(p["row"] for p in shown["points"]) == [p[0] for p in points]
+        frontier = {p["row"] for p in shown["points"] if p["frontier"]}
+        assert frontier == pareto(points, direction) and shown["frontierPath"]
+        assert [p["row"] for p in shown["points"] if p["best"]] == (
+            [best] if any(p[0] == best for p in points) else []
+        )
+        words = f"{direction} is better"
+        assert words in shown["yLabel"] and words in shown["direction"]
+        # Better is up: the best plotted value is drawn highest (smallest y), the worst lowest.
+        by_value = sorted(shown["points"], key=lambda p: p["value"])
+        low, high = by_value[0], by_value[-1]
+        better, worse = (high, low) if direction == "higher" else (low, high)
+        if better["value"] != worse["value"]:
+            assert better["cy"] < worse["cy"]
+        for p in shown["points"]:
+            row = rows[p["row"]]
+            assert row["model_name"] in p["label"] and row["paper_title"] in p["label"]
+            assert p["tabindex"] in ("0", "-1")
+        # The timeline: one step per record, oldest first, better up.
+        records = structured["data"]["timeline"]["records"]
+        assert shown["timelineShown"] and words in shown["timelineLabel"]
+        assert [(p["date"], p["value"]) for p in shown["timeline"]] == [
+            (r["date"], r["value"]) for r in records
+        ]
+        ys = [p["cy"] for p in shown["timeline"]]
+        assert ys == sorted(ys, reverse=True) and len(set(ys)) == len(ys)
 
-            # Keyboard: a header sorts on Enter (better first, then reversed; unknown values
-            # last); arrow keys walk the points and the tip shows model, paper, date and value.
-            scored = sorted(
-                (-value if direction == "higher" else value, i)
-                for i, row in enumerate(rows)
-                if (value := row["metrics"].get(metric)) is not None
-            )
-            unscored = [i for i, row in enumerate(rows) if metric not in row["metrics"]]
-            better_first = [i for _, i in scored]
-            worse_first = [i for _, i in sorted((-key, i) for key, i in scored)]
-            for expected, aria in (
-                (better_first, "descending" if direction == "higher" else "ascending"),
-                (worse_first, "ascending" if direction == "higher" else "descending"),
-            ):
-                await devtools.evaluate(f"{header(metric)}.focus()", app)
-                await press(devtools, page, "Enter")
-                order = await devtools.evaluate(ROW_ORDER, app)
-                assert order == expected + unscored
-                assert (
-                    await devtools.evaluate(f"{header(metric)}.closest('th').ariaSort", app) == aria
-                )
-            await devtools.evaluate(
-                "document.querySelector('#scatter .pt[tabindex=\"0\"]').focus()", app
-            )
-            await press(devtools, page, "End")
-            tip = await devtools.evaluate(TIP, app)
-            last = max(points, key=lambda p: (p[1], p[0]))
-            assert tip["shown"] and int(tip["focused"]) == last[0]
-            source = structured["data"]["results"][last[0]]
-            for part in (rows[last[0]]["model_name"], rows[last[0]]["paper_title"],
-                         source["paper_published_date"], str(last[2])):  # fmt: skip
-                assert part in tip["text"], (part, tip["text"])
+        # Keyboard: a header sorts on Enter (better first, then reversed; unknown values
+        # last); arrow keys walk the points and the tip shows model, paper, date and value.
+        scored = sorted(
+            (-value if direction == "higher" else value, i)
+            for i, row in enumerate(rows)
+            if (value := row["metrics"].get(metric)) is not None
+        )
+        unscored = [i for i, row in enumerate(rows) if metric not in row["metrics"]]
+        better_first = [i for _, i in scored]
+        worse_first = [i for _, i in sorted((-key, i) for key, i in scored)]
+        for expected, aria in (
+            (better_first, "descending" if direction == "higher" else "ascending"),
+            (worse_first, "ascending" if direction == "higher" else "descending"),
+        ):
+            await devtools.evaluate(f"{header(metric)}.focus()", app)
+            await press(devtools, page, "Enter")
+            order = await devtools.evaluate(ROW_ORDER, app)
+            assert order == expected + unscored
+            assert await devtools.evaluate(f"{header(metric)}.closest('th').ariaSort", app) == aria
+        await devtools.evaluate(
+            "document.querySelector('#scatter .pt[tabindex=\"0\"]').focus()", app
+        )
+        await press(devtools, page, "End")
+        tip = await devtools.evaluate(TIP, app)
+        last = max(points, key=lambda p: (p[1], p[0]))
+        assert tip["shown"] and int(tip["focused"]) == last[0]
+        source = structured["data"]["results"][last[0]]
+        for part in (rows[last[0]]["model_name"], rows[last[0]]["paper_title"],
+                     source["paper_published_date"], str(last[2])):  # fmt: skip
+            assert part in tip["text"], (part, tip["text"])
 
-            # The host's theme wins over the system's; the dark screenshot is for a human.
-            await devtools.evaluate("window.hostTheme('dark')", page)
-            dark = await devtools.evaluate(DARK, app)
-            assert shown["theme"] == "light" and luminance(dark) < luminance(shown["background"])
-            await screenshot(devtools, page, tmp_path / f"{case}-dark.png")
+        # The host's theme wins over the system's; the dark screenshot is for a human.
+        await devtools.evaluate("window.hostTheme('dark')", page)
+        dark = await devtools.evaluate(DARK, app)
+        assert shown["theme"] == "light" and luminance(dark) < luminance(shown["background"])
+        await screenshot(devtools, page, tmp_path / f"{case}-dark.png")
 
-            # Nothing but the two documents was requested; no errors, no CSP violations.
-            requested = {
-                e["params"]["request"]["url"] for e in devtools.seen("Network.requestWillBeSent")
-            }
-            assert requested == {f"{running.origin}/host/{case}", f"{running.origin}/app.html"}
-            assert not devtools.seen("Runtime.exceptionThrown")
-            errors = [
-                e
-                for e in devtools.seen("Log.entryAdded")
-                if e["params"]["entry"]["level"] == "error"
-            ]
-            assert not errors, errors
+        # Nothing but the two documents was requested; no errors, no CSP violations.
+        requested = {
+            e["params"]["request"]["url"] for e in devtools.seen("Network.requestWillBeSent")
+        }
+        assert requested == {f"{running.origin}/host/{case}", f"{running.origin}/app.html"}
+        assert not devtools.seen("Runtime.exceptionThrown")
+        errors = [
+            e for e in devtools.seen("Log.entryAdded") if e["params"]["entry"]["level"] == "error"
+        ]
+        assert not errors, errors
 
 
 # -- the host's style variables are data: an allowlist of names, a grammar for each value -----
@@ -427,33 +439,28 @@ async def test_host_style_variables_cannot_make_the_app_load_anything(
             "styles": initial,
         }
     }
-    with (
-        serve_in_thread(
-            host_app(served["html"], cases, probes), name="test-host", lifespan="off"
-        ) as running,
-        chromium(browser_binary, tmp_path) as browser,
-    ):
-        async with Devtools.connect(browser) as devtools:
-            page, app = await open_app(devtools, running.origin, case)
-            theme = "light"
-            for variables in [*style_attacks(running.origin), {}]:
-                theme = "dark" if theme == "light" else "light"  # the mark that it was applied
-                context = {"theme": theme, "styles": {"variables": variables}}
-                await devtools.evaluate(f"window.hostContext({json.dumps(context)})", page)
-                assert await devtools.evaluate(themed(theme), app)
-            await devtools.evaluate("window.hostContext({theme: 'light'})", page)
-            assert await devtools.evaluate(themed("light"), app)
-            applied = await devtools.evaluate(APPLIED_STYLES, app)
+    async with app_in_chromium(
+        host_app(served["html"], cases, probes), case, browser_binary, tmp_path
+    ) as (devtools, running, page, app):
+        theme = "light"
+        for variables in [*style_attacks(running.origin), {}]:
+            theme = "dark" if theme == "light" else "light"  # the mark that it was applied
+            context = {"theme": theme, "styles": {"variables": variables}}
+            await devtools.evaluate(f"window.hostContext({json.dumps(context)})", page)
+            assert await devtools.evaluate(themed(theme), app)
+        await devtools.evaluate("window.hostContext({theme: 'light'})", page)
+        assert await devtools.evaluate(themed("light"), app)
+        applied = await devtools.evaluate(APPLIED_STYLES, app)
 
-            # The positive control: a background image set by the test in the app's frame.
-            control = f"{running.origin}/probe/control"
-            await devtools.evaluate(
-                f"document.body.style.backgroundImage = 'image-set(\"{control}\" 1x)'", app
-            )
-            # answered, so the probe server has recorded it (sent is not yet received)
-            await devtools.wait_for(
-                "Network.responseReceived", lambda e: e["params"]["response"]["url"] == control
-            )
+        # The positive control: a background image set by the test in the app's frame.
+        control = f"{running.origin}/probe/control"
+        await devtools.evaluate(
+            f"document.body.style.backgroundImage = 'image-set(\"{control}\" 1x)'", app
+        )
+        # answered, so the probe server has recorded it (sent is not yet received)
+        await devtools.wait_for(
+            "Network.responseReceived", lambda e: e["params"]["response"]["url"] == control
+        )
 
         assert probes == ["control"], sorted(set(probes))
         requested = {
@@ -596,16 +603,14 @@ async def test_the_style_variable_grammar_value_by_value(
     cases = {
         case: {"arguments": CASES[case][0], "result": served["results"][case], "theme": "light"}
     }
-    with (
-        serve_in_thread(
-            host_app(served["html"], cases), name="test-host", lifespan="off"
-        ) as running,
-        chromium(browser_binary, tmp_path) as browser,
+    async with app_in_chromium(host_app(served["html"], cases), case, browser_binary, tmp_path) as (
+        devtools,
+        running,
+        _,
+        app,
     ):
-        async with Devtools.connect(browser) as devtools:
-            _, app = await open_app(devtools, running.origin, case)
-            table = [[name, value] for name, value, _ in STYLE_GRAMMAR]
-            got = await devtools.evaluate(f"{GRAMMAR}({json.dumps(table)})", app)
+        table = [[name, value] for name, value, _ in STYLE_GRAMMAR]
+        got = await devtools.evaluate(f"{GRAMMAR}({json.dumps(table)})", app)
     wrong = [
         (name, value, result)
         for (name, value, accepted), result in zip(STYLE_GRAMMAR, got, strict=True)
@@ -632,20 +637,15 @@ async def test_a_pareto_request_plots_its_two_metrics_and_its_whole_front(
         if point["row"] == len(rows) - 1:
             point["label"] = HOSTILE
     cases = {"pareto": {"arguments": PARETO, "result": result, "theme": "light"}}
-    with (
-        serve_in_thread(
-            host_app(served["html"], cases), name="test-host", lifespan="off"
-        ) as running,
-        chromium(browser_binary, tmp_path) as browser,
-    ):
-        async with Devtools.connect(browser) as devtools:
-            page, app = await open_app(devtools, running.origin, "pareto")
-            shown = await devtools.evaluate(SNAPSHOT, app)
-            await screenshot(devtools, page, tmp_path / "pareto-light.png")
-            header = await devtools.evaluate(
-                "document.querySelector('#table tbody tr:last-child th').textContent", app
-            )
-            assert not devtools.seen("Runtime.exceptionThrown")
+    async with app_in_chromium(
+        host_app(served["html"], cases), "pareto", browser_binary, tmp_path
+    ) as (devtools, running, page, app):
+        shown = await devtools.evaluate(SNAPSHOT, app)
+        await screenshot(devtools, page, tmp_path / "pareto-light.png")
+        header = await devtools.evaluate(
+            "document.querySelector('#table tbody tr:last-child th').textContent", app
+        )
+        assert not devtools.seen("Runtime.exceptionThrown")
 
     assert shown["problem"] is None
     assert shown["heading"] == "Top 1 Accuracy against GFLOPs"
@@ -707,19 +707,17 @@ async def test_the_app_answers_the_hosts_requests_and_ignores_anyone_else(
     cases = {
         case: {"arguments": CASES[case][0], "result": served["results"][case], "theme": "light"}
     }
-    with (
-        serve_in_thread(
-            host_app(served["html"], cases), name="test-host", lifespan="off"
-        ) as running,
-        chromium(browser_binary, tmp_path) as browser,
+    async with app_in_chromium(host_app(served["html"], cases), case, browser_binary, tmp_path) as (
+        devtools,
+        running,
+        page,
+        app,
     ):
-        async with Devtools.connect(browser) as devtools:
-            page, app = await open_app(devtools, running.origin, case)
-            before = await devtools.evaluate(PROBLEM, app)
-            await devtools.evaluate(SPOOF, app)  # queued before the host's requests below
-            answers = await devtools.evaluate(ANSWERS, page)
-            after = await devtools.evaluate(PROBLEM, app)
-            log = await devtools.evaluate("window.hostLog.map((m) => m.method || null)", page)
+        before = await devtools.evaluate(PROBLEM, app)
+        await devtools.evaluate(SPOOF, app)  # queued before the host's requests below
+        answers = await devtools.evaluate(ANSWERS, page)
+        after = await devtools.evaluate(PROBLEM, app)
+        log = await devtools.evaluate("window.hostLog.map((m) => m.method || null)", page)
     assert answers["71"]["result"] == {} and answers["72"]["result"] == {}
     assert answers["73"]["error"]["code"] == -32601
     assert before["hidden"] and after == before, "a message from the app's own window is ignored"

@@ -64,15 +64,18 @@ class Deployment:
     redis: RedisServer
     upstream: GatedUpstream
 
-    def post(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        """One tool call through nginx from a fresh client address: the JSON-RPC result."""
-        transport = httpx.HTTPTransport(local_address=next(_sources))
-        with httpx.Client(
+    def client(self) -> httpx.Client:
+        """A client of nginx from a fresh loopback address of its own."""
+        return httpx.Client(
             base_url=self.nginx.origin,
-            transport=transport,
+            transport=httpx.HTTPTransport(local_address=next(_sources)),
             headers={"Host": PUBLIC_HOST},
             timeout=60,
-        ) as client:
+        )
+
+    def post(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        """One tool call through nginx from a fresh client address: the JSON-RPC result."""
+        with self.client() as client:
             answer = client.post(
                 "/mcp",
                 json=rpc("tools/call", {"name": tool, "arguments": arguments}),
@@ -212,15 +215,8 @@ def test_limits_are_shared_across_replicas(deployment) -> None:
     """Ten semantic searches a minute per client, whichever replica answers: the eleventh is
     refused although no replica has seen more than four."""
     until_redis_is_used(deployment)
-    source = next(_sources)
-    transport = httpx.HTTPTransport(local_address=source)
     before = [family(m, "papers/search").get("misses", 0) for m in deployment.metrics()]
-    with httpx.Client(
-        base_url=deployment.nginx.origin,
-        transport=transport,
-        headers={"Host": PUBLIC_HOST},
-        timeout=60,
-    ) as client:
+    with deployment.client() as client:  # one client address for all eleven
         results = [
             client.post(
                 "/mcp",
