@@ -201,6 +201,14 @@ async def open_app(devtools: Devtools, origin: str, case: str) -> tuple[str, str
     return page, app
 
 
+def one_case_host(served: dict[str, Any], case: str) -> Any:
+    """The host page holding one case's served result, in the light theme."""
+    result = served["results"][case]
+    return host_app(
+        served["html"], {case: {"arguments": CASES[case][0], "result": result, "theme": "light"}}
+    )
+
+
 @contextlib.asynccontextmanager
 async def app_in_chromium(
     host: Any, case: str, browser_binary: str, tmp_path: Path
@@ -600,10 +608,7 @@ async def test_the_style_variable_grammar_value_by_value(
     """Each name and value straight into the app's message handler (a MessageEvent from the
     host's window): the allowed ones are set as given (trimmed), all others dropped."""
     case = "imagenet"
-    cases = {
-        case: {"arguments": CASES[case][0], "result": served["results"][case], "theme": "light"}
-    }
-    async with app_in_chromium(host_app(served["html"], cases), case, browser_binary, tmp_path) as (
+    async with app_in_chromium(one_case_host(served, case), case, browser_binary, tmp_path) as (
         devtools,
         running,
         _,
@@ -704,10 +709,7 @@ async def test_the_app_answers_the_hosts_requests_and_ignores_anyone_else(
     served: dict[str, Any], browser_binary: str, tmp_path: Path
 ) -> None:
     case = "imagenet"
-    cases = {
-        case: {"arguments": CASES[case][0], "result": served["results"][case], "theme": "light"}
-    }
-    async with app_in_chromium(host_app(served["html"], cases), case, browser_binary, tmp_path) as (
+    async with app_in_chromium(one_case_host(served, case), case, browser_binary, tmp_path) as (
         devtools,
         running,
         page,
