@@ -1,9 +1,11 @@
-"""Moving-window counters in the configured ``limits`` storage, failing safe, not open.
+"""Moving-window counters: in this process (``MemoryWindows``), or in a shared ``limits``
+storage (Redis), failing safe, not open.
 
-In memory (the default) the synchronous storage is used: the async one hops to a worker thread
-on every expiry sweep, which the benchmark's profile showed on every call. A shared storage
-(Redis) does network I/O and stays async; it is built on first use because async storages bind
-to the event loop that serves requests.
+In memory the windows are our own: ``limits``' memory storage inserts every hit at the head of a
+list (a copy of the whole window per hit) and wakes a timer thread every 10 ms to walk every
+stored hit, which the per-layer benchmark showed on every cached call. A shared storage (Redis)
+does network I/O and stays async; it is built on first use because async storages bind to the
+event loop that serves requests.
 
 When the shared storage fails, the same windows are kept in this process's memory instead
 (each replica then enforces the limits on its own: N replicas admit up to N x a limit, never
@@ -16,12 +18,12 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 
 from limits import RateLimitItem
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter as SyncMovingWindow
 
 from pwc_mcp.storage_health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
 
@@ -30,10 +32,56 @@ log = logging.getLogger("pwc_mcp.limits")
 NAMESPACE = "pwc-mcp"
 
 
-def seconds_to_wait(reset_time: float) -> int:
+def seconds_to_wait(reset_time: float, now: float | None = None) -> int:
     # A hit frees its slot strictly after reset_time (the window bound is inclusive), so round
     # down and add one: a client that waits exactly Retry-After gets through.
-    return max(1, math.floor(reset_time - time.time()) + 1)
+    return max(1, math.floor(reset_time - (time.time() if now is None else now)) + 1)
+
+
+class MemoryWindows:
+    """Exact moving windows in this process: per key, the times of its admitted hits, oldest
+    first. A hit is admitted while fewer than the limit fall within the last `expiry` seconds
+    (a hit exactly `expiry` old still counts, as in ``limits``). A key holds at most its limit of
+    times, so a flooding client costs no more than a polite one; a key idle for a whole window
+    is dropped by a sweep that runs at most once per SWEEP_SECONDS and visits keys, not hits.
+    Only the event loop calls it, so it needs no lock.
+    """
+
+    SWEEP_SECONDS = 10.0
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self.now = now
+        self._hits: dict[tuple[str, ...], deque[float]] = {}
+        self._longest = 0.0  # the longest window seen: what a sweep may drop
+        self._swept = now()
+
+    def __len__(self) -> int:
+        return len(self._hits)
+
+    def check(self, item: RateLimitItem, keys: tuple[str, ...], *, record: bool) -> int | None:
+        """None when admitted (and, with `record`, counted), else the seconds to wait."""
+        now, expiry = self.now(), item.get_expiry()
+        self._longest = max(self._longest, expiry)
+        if now - self._swept >= self.SWEEP_SECONDS:
+            self._sweep(now)
+        key = (str(item.amount), str(expiry), *keys)
+        hits = self._hits.get(key)
+        if hits is not None:
+            while hits and hits[0] < now - expiry:
+                hits.popleft()
+        if hits is not None and len(hits) >= item.amount:
+            return seconds_to_wait(hits[0] + expiry, now)
+        if record:
+            if hits is None:
+                hits = self._hits[key] = deque()
+            hits.append(now)
+        return None
+
+    def _sweep(self, now: float) -> None:
+        self._swept = now
+        stale = [k for k, hits in self._hits.items() if not hits or hits[-1] < now - self._longest]
+        for key in stale:
+            del self._hits[key]
 
 
 class Windows:
@@ -49,7 +97,8 @@ class Windows:
     ) -> None:
         self.storage_uri = storage_uri
         self.shared = not storage_uri.startswith("memory://")
-        self.memory = SyncMovingWindow(storage_from_string("memory://"))
+        # Wall time, read through this module so that tests can move it.
+        self.memory = MemoryWindows(lambda: time.time())
         self.health = StorageHealth(
             log,
             unavailable="rate-limit storage unavailable type=%s; limiting in process memory",
@@ -85,10 +134,7 @@ class Windows:
             else:
                 self.health.answered()
                 return None if stats is None else seconds_to_wait(stats.reset_time)
-        local = self.memory.hit if record else self.memory.test
-        if local(item, NAMESPACE, *keys):
-            return None
-        return seconds_to_wait(self.memory.get_window_stats(item, NAMESPACE, *keys).reset_time)
+        return self.memory.check(item, keys, record=record)
 
     def _usable_remote(self) -> MovingWindowRateLimiter | None:
         if not self.shared or not self.health.usable():

@@ -57,7 +57,7 @@ def via(address: str) -> dict[str, str]:
 
 
 class FakeTime:
-    """Stands in for the ``time`` module inside limits' memory storage and pwc_mcp.windows."""
+    """Stands in for the ``time`` module inside pwc_mcp.windows (and limits' memory storage)."""
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         self.now = now

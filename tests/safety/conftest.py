@@ -6,8 +6,6 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
-import limits.aio.storage.memory as limits_memory
-import limits.storage.memory as limits_sync_memory
 import pytest
 
 import pwc_mcp.windows as pwc_windows
@@ -18,8 +16,6 @@ from tests.helpers.safety import API, FakeTime, GatedUpstream, Served, serving
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     fake = FakeTime()
-    monkeypatch.setattr(limits_memory, "time", fake)
-    monkeypatch.setattr(limits_sync_memory, "time", fake)
     monkeypatch.setattr(pwc_windows, "time", fake)
     return fake
 
