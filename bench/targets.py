@@ -20,12 +20,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pwc_mcp.abstracts import READERS
+
 RECORDED = Path(__file__).resolve().parent / "recorded.json"
 TOLERANCE = 0.8
 MIN_FLOOR_RATIO = 0.5
 MIN_CEILING_RATIO = 0.75  # issue #28: cached calls at every concurrency level
 MAX_ADDED_MS = 3.0  # issue #28 (5 ms before it)
-MAX_CONNECTIONS = 5
+# One for the calls, plus the paper records a call reads at once for its snippets (issue #26).
+MAX_CONNECTIONS = 1 + READERS
 MiB = 1024 * 1024
 # Issue #28: the hot path work may not raise peak RSS above the run before it (2026-12-01).
 BEFORE_PEAK_MIB = 183
@@ -76,7 +79,9 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             f"upstream request {cold['upstream_direct_p50_ms']:.1f} ms − FastMCP's own request "
             f"path {framework_ms:.1f} ms (floor {one.get('floor', 0):.1f} ms − bare ASGI "
             f"{one.get('ceiling', 0):.1f} ms); raw cold − upstream {cold['added_p50_ms']:.1f} ms; "
-            f"{per_call} upstream request per call",
+            f"{per_call} upstream request per call (median; at most "
+            f"{cold.get('upstream_requests_most', per_call)}: a search whose rows' paper "
+            "records are not cached yet reads them too)",
             f"≤ {MAX_ADDED_MS:.0f} ms",
             beyond <= MAX_ADDED_MS and per_call == 1,
             value=beyond,
@@ -90,15 +95,18 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         )
     )
     flight = results["single_flight"]
+    by_path = flight.get("by_path") or {}
+    per_path = max(by_path.values(), default=0)
     found.append(
         _target(
             "single_flight_requests",
             f"{flight['callers']} identical concurrent cold calls "
             f"({flight['injected_latency_ms']:.0f} ms upstream): upstream requests",
-            f"{flight['upstream_requests']} ({flight['failed_calls']} failed calls)",
-            "exactly 1",
-            flight["upstream_requests"] == 1 and flight["failed_calls"] == 0,
-            value=flight["upstream_requests"],
+            f"{per_path} per path ({flight['upstream_requests']} over {len(by_path)} paths: the "
+            f"search and its rows' paper records; {flight['failed_calls']} failed calls)",
+            "exactly 1 per path",
+            per_path == 1 and flight["failed_calls"] == 0,
+            value=per_path,
             unit="",
             better="lower",
             noisy=False,

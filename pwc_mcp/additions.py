@@ -4,8 +4,9 @@
 written from. A structured-only client (Claude Code, VS Code, Codex) reads `data` and this,
 so nothing is sent twice: the rows here are `data`'s rows, one each and in order, named by
 their ID, each with only what its `data` row does not hold already (its metric values as
-numbers when the row writes one as text, a few-shot count read from its methodology, an
-abstract's snippet). No field is null or empty (`structured`).
+numbers when the row writes one as text, a few-shot count read from its methodology). A paper
+row's abstract snippet is the one key added to `data`'s rows (pwc_mcp.abstracts). No field is
+null or empty (`structured`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from pwc_mcp.models import Evaluation, PaperRef, PaperSummary, Scores
 
 
 def paper_refs(papers: Iterable[PaperSummary]) -> list[PaperRef]:
-    """Each paper row by its catalog ID, with its snippet."""
-    return [PaperRef(id=p.id, snippet=p.snippet) for p in papers]
+    """Each paper row by its catalog ID (its snippet is in its `data` row)."""
+    return [PaperRef(id=p.id) for p in papers]
 
 
 def scores(rows: Iterable[dict[str, Any]], evaluations: Iterable[Evaluation]) -> list[Scores]:

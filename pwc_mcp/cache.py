@@ -7,17 +7,9 @@ tools that resolve to the same request share entries. Only answers read whole an
 the expected shape are stored (as body bytes). A miss is parsed once; every hit parses afresh,
 so no two callers share a mutable answer. Errors are never stored, except public-metadata 404s.
 
-Per-family ceilings (shares of the constructor's `max_entries` / `max_bytes`; defaults 512 / 64 MiB).
-Each route's family is declared with the route, in the `ROUTES` of its pwc_cli/commands module:
-
-| family          | upstream paths                                         | TTL    | entries  | bytes           |
-|-----------------|--------------------------------------------------------|--------|----------|-----------------|
-| search          | papers/search, papers/, papers/recent, papers/trending | 60 s   | 2/16: 64 | 2/16: 8 MiB     |
-| taxonomy        | tasks/, methods/, areas/, conferences/, organizations/, frameworks/ | 600 s | 4/16: 128 | 4/16: 16 MiB |
-| public_metadata | papers/{ref}/public-metadata, papers/public-metadata/search (misses too) | 3600 s | 2/16: 64 | 1/16: 4 MiB |
-| general         | everything else (paper detail, related, lineage, datasets, evaluations, Markdown) | 300 s | 8/16: 256 | 9/16: 36 MiB |
-
-`ChunkCache` (immutable versioned Markdown chunks) is separate: 3600 s, 256 entries, 16 MiB.
+Per-family TTLs and ceilings are `FAMILIES` below: sixteenths of the constructor's `max_entries`
+/ `max_bytes` (defaults 512 / 64 MiB; the lifetimes are the README's cache table). Each route's
+family is declared with the route, in the `ROUTES` of its pwc_core/commands module.
 
 Fair shares: each cache admits a new key only over entries looked up less often
 (pwc_mcp/bounded_cache.py), and one call (a `reading()` block: every tool call and resource read
@@ -67,8 +59,8 @@ from pwc_mcp.shared_values import (
     keepable,
 )
 
-__all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "route"]
-__all__ += ["Reads", "ttl_family"]
+__all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "Reads"]
+__all__ += ["route", "ttl_family"]
 
 
 # family: (ttl seconds, entry share /16, byte share /16)
@@ -174,6 +166,13 @@ class CachedCatalog:
             raise HTTPStatusError(body.status, body.detail)
         # A leader answers with the document it validated; hits and coalesced waiters parse afresh.
         return parsed[0] if parsed else from_json(body)
+
+    def holds_json(self, path: str, params: Mapping[str, Any] | None = None) -> bool:
+        """Whether `get_json` would answer from level 1 now: a look, neither a read nor a hit."""
+        key = "json:" + canonical_request(path, encode_params(params))
+        with self._lock:
+            found = self._lookup(classify(path)[2], key)
+        return found is not None and not isinstance(found[0], Miss)
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
         """Raw reply: a whole-document read (no params) is cached; a chunked read (params) is not."""

@@ -32,7 +32,7 @@ class PaperSummary(BaseModel):
     url: str | None = None
     has_official_implementation: bool = False
     code_repository_count: int = 0
-    snippet: str | None = None  # list rows: the abstract's head (pwc_mcp.snippets)
+    snippet: str | None = None  # list rows: the abstract's head (pwc_mcp.abstracts)
 
 
 class Link(BaseModel):
@@ -120,9 +120,8 @@ class Page(Out):
     next_page: int | None = None
 
 
-class PaperRef(BaseModel):  # a paper row of data, by its ID, with what the row lacks
+class PaperRef(BaseModel):  # a paper row of data, by its ID (its snippet is in that row)
     id: str | None = None
-    snippet: str | None = None
 
 
 class PaperPage(Page):

@@ -14,7 +14,6 @@ from typing import Any
 from pwc_core.errors import UpstreamShapeError
 from pwc_core.metrics import parse_metric
 from pwc_core.urls import absolute
-from pwc_mcp import snippets
 from pwc_mcp.models import (
     BenchmarkSummary,
     Evaluation,
@@ -93,7 +92,7 @@ def paper_summary(row: Any) -> PaperSummary:
         url=absolute(row.get("url_abs") or row.get("source_url")),
         has_official_implementation=row.get("has_official_implementation") is True,
         code_repository_count=integer(row.get("code_repository_count")) or 0,
-        snippet=snippets.snippet(row.get("abstract")),
+        snippet=row.get("snippet") if isinstance(row.get("snippet"), str) else None,
     )
 
 

@@ -100,9 +100,12 @@ def search(args: argparse.Namespace, client: Catalog) -> Any:
     return payload
 
 
+def paper_request(reference: str, resources: bool | None) -> tuple[str, dict[str, Any] | None]:
+    return _paper_path(reference), None if resources is None else {"include_resources": resources}
+
+
 def paper_detail(client: Catalog, reference: str, include_resources: bool | None) -> dict[str, Any]:
-    params = None if include_resources is None else {"include_resources": include_resources}
-    payload = client.get_json(_paper_path(reference), params)
+    payload = client.get_json(*paper_request(reference, include_resources))
     return require_object(payload, "API returned an unexpected response shape")
 
 

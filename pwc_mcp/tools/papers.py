@@ -11,6 +11,7 @@ from fastmcp.tools import ToolResult
 
 from pwc_core import citations
 from pwc_mcp import sections, texts
+from pwc_mcp.abstracts import replace_rows, with_snippets
 from pwc_mcp.additions import paper_refs, scores
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.models import (
@@ -45,12 +46,21 @@ from pwc_mcp.tools import (
 )
 
 
-def paper_page(payload: Any, page: int | None = None, scope: str | None = None) -> ToolResult:
+def paper_page(
+    catalog: CatalogService, payload: Any, page: int | None = None, scope: str | None = None
+) -> ToolResult:
+    """A page of paper rows; each row of `data` gains its abstract's `snippet` (pwc_mcp.abstracts),
+    the one key `data` adds to the CLI's payload, so the projection names rows by ID only."""
     rows, total = rows_of(payload)
-    items = [paper_summary(r) for r in cap(rows)]
+    shown = with_snippets(catalog.transport, cap(rows))
+    items = [paper_summary(r) for r in shown]
     next_page = next_page_of(payload)
     model = PaperPage(
-        items=paper_refs(items), count=total, page=page, next_page=next_page, data=bounded(payload)
+        items=paper_refs(items),
+        count=total,
+        page=page,
+        next_page=next_page,
+        data=replace_rows(bounded(payload), shown),
     )
     return respond(model, texts.paper_list(total, items, page, more(next_page), scope))
 
@@ -124,7 +134,7 @@ def build(catalog: CatalogService) -> LocalProvider:
         """Find papers by topic, title, author or arXiv ID (hybrid; mode keyword for exact words).
         Exact filters (task, method, venue, author): list_papers. Next: get_paper_info or
         read_paper."""
-        return paper_page(payload_of(catalog, "search_papers", params), params.get("page"))
+        return paper_page(catalog, payload_of(catalog, "search_papers", params), params.get("page"))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperInfo))
     @generated("get_paper_info")
@@ -178,27 +188,27 @@ def build(catalog: CatalogService) -> LocalProvider:
         """Papers by exact filters (task, method, conference, framework, organization, authors,
         dates, official code); fails rather than ignore a filter. Topic search: search_papers.
         Next: get_paper_info."""
-        return paper_page(payload_of(catalog, "list_papers", params), params.get("page"))
+        return paper_page(catalog, payload_of(catalog, "list_papers", params), params.get("page"))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_recent_papers")
     def list_recent_papers(**params: Any) -> ToolResult:
         """The most recently published papers. Next: get_paper_info."""
-        return paper_page(payload_of(catalog, "list_recent_papers", params))
+        return paper_page(catalog, payload_of(catalog, "list_recent_papers", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("list_trending_papers")
     def list_trending_papers(**params: Any) -> ToolResult:
         """Papers gaining attention now, published within max_age_days. Next: get_paper_info."""
         scope = texts.trending_scope(params.get("max_age_days"), params.get("min_velocity"))
-        return paper_page(payload_of(catalog, "list_trending_papers", params), scope=scope)
+        return paper_page(catalog, payload_of(catalog, "list_trending_papers", params), scope=scope)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
     @generated("get_related_papers")
     def get_related_papers(**params: Any) -> ToolResult:
         """Papers the catalog lists as similar to one paper. What it builds on or led to:
         get_paper_lineage. Next: get_paper_info."""
-        return paper_page(payload_of(catalog, "get_related_papers", params))
+        return paper_page(catalog, payload_of(catalog, "get_related_papers", params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Lineage))
     @generated("get_paper_lineage")

@@ -1,16 +1,21 @@
 """Paper rows that can be judged (issue #26): each row of a paper list carries a bounded snippet
-of its abstract, in the text and in the projection (never in `data`, the CLI's payload), and the
-trending list states the window it applies."""
+of its abstract (its own, else its paper record's, read as get_paper_info reads it), in the text
+and as the one key `data`'s rows gain, bounded in time and concurrency, a failure costing only
+the snippet; and the trending list states the window it applies."""
 
 from __future__ import annotations
 
 import json
+import threading
+import time
 import unicodedata
 from typing import Any
 
+import httpx
 import pytest
 from fastmcp import Client
 
+from pwc_mcp import abstracts
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.snippets import SNIPPET, snippet
 from tests.helpers.mcp import Answers, call
@@ -61,51 +66,176 @@ def test_control_characters_never_reach_a_snippet() -> None:
     assert snippet("\x00" * 5_000 + "late text") is None  # nothing printable in the head
 
 
-def row(number: int, abstract: Any) -> dict[str, Any]:
-    return {
+def row(number: int, abstract: Any = None, **extra: Any) -> dict[str, Any]:
+    """A catalog row; `abstract` given (even None) as the row's own key, else the row has none,
+    as the catalog's list rows do."""
+    found = {
         "id": str(number),
         "arxiv_id": f"2401.0000{number}",
         "title": f"Paper {number}",
         "published": f"2024-01-0{number}",
-        "abstract": abstract,
+        **extra,
     }
+    return found if abstract is None else {**found, "abstract": abstract}
 
 
-ROWS = [row(1, ABSTRACT), row(2, HOSTILE), row(3, None)]
+# The catalog's rows carry no abstract (rows 1-3): each paper's record gives it (4: none, 5: 404).
+RECORDS = {1: ABSTRACT, 2: HOSTILE, 3: "Short and whole.", 4: None}
+ROWS = [row(n) for n in (1, 2, 3, 4, 5)]
 LISTS = [
-    ("search_papers", {"query": "attention"}, "papers/search", {"count": 3, "results": ROWS}),
-    ("list_papers", {}, "papers/", {"count": 3, "next_page": None, "results": ROWS}),
+    ("search_papers", {"query": "attention"}, "papers/search", {"count": 5, "results": ROWS}),
+    ("list_papers", {}, "papers/", {"count": 5, "next_page": None, "results": ROWS}),
     ("list_recent_papers", {}, "papers/recent", ROWS),
     ("list_trending_papers", {}, "papers/trending", ROWS),
     ("get_related_papers", {"paper": "2401.00009"}, "papers/2401.00009/related", ROWS),
 ]
 
 
+class Reads:
+    """Answers each paper's record, counting the reads by path and query."""
+
+    def __init__(self, answers: Answers, status: int = 200) -> None:
+        self.seen: list[tuple[str, dict[str, str]]] = []
+        for number, abstract in RECORDS.items():
+            path = f"papers/2401.0000{number}"
+            answers.by_path[path] = (status, self.recording(path, row(number, abstract or "")))
+        answers.by_path["papers/2401.00009"] = (200, row(9, ABSTRACT))  # the related paper
+        answers.by_path["papers/2401.00004"] = (status, self.recording("papers/2401.00004", row(4)))
+
+    def recording(self, path: str, document: Any) -> Any:
+        def answer(query: dict[str, str]) -> Any:
+            self.seen.append((path, query))
+            return document
+
+        return answer
+
+
+def lines_of(text: str) -> list[str]:
+    return text.splitlines()
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize(("tool", "arguments", "path", "answer"), LISTS, ids=[t[0] for t in LISTS])
-async def test_every_paper_list_row_carries_its_snippet(
+async def test_every_paper_list_row_carries_its_records_snippet(
     hostile: tuple[Client, Answers], tool: str, arguments: dict[str, Any], path: str, answer: Any
 ) -> None:
     client, answers = hostile
     answers.by_path[path] = (200, answer)
-    answers.by_path["papers/2401.00009"] = (200, row(9, ABSTRACT))  # the related paper itself
+    reads = Reads(answers)
     structured, text = await call(client, tool, **arguments)
-    # rows by ID with what data's row lacks (a row without an abstract: no snippet)
-    items = [item for item in structured["items"] if "snippet" in item]
-    snippets = {item["id"]: item["snippet"] for item in items}
-    assert snippets == {"1": snippet(ABSTRACT), "2": snippet(HOSTILE)}
-    lines = text.splitlines()
-    for item in items:
-        title = next(
-            n for n, line in enumerate(lines) if line.startswith(f"- Paper {item['id']} (")
-        )
-        assert lines[title + 1] == "  " + item["snippet"], "the row, then its snippet"
-    assert lines[-1].startswith("- Paper 3 ("), "no snippet line without an abstract"
-    assert all(line.isprintable() and len(line) <= 2 + SNIPPET for line in lines[1:])
-    # `data` is the CLI's payload as the catalog sent it: no snippet was added there
     data = structured["data"]
     data_rows = data if isinstance(data, list) else data["results"]
-    assert data_rows == ROWS and not any("snippet" in r for r in data_rows)
+    expected = {str(n): snippet(a) for n, a in RECORDS.items() if snippet(a)}
+    assert {r["id"]: r["snippet"] for r in data_rows if "snippet" in r} == expected
+    # `data` is the catalog's payload with one key added to its rows, nowhere else
+    assert [{k: v for k, v in r.items() if k != "snippet"} for r in data_rows] == ROWS
+    assert [item["id"] for item in structured["items"]] == [r["id"] for r in ROWS]
+    assert "snippet" not in json.dumps(structured["items"]), "one copy: data holds it"
+    lines = lines_of(text)
+    for number, cut in expected.items():
+        title = next(n for n, line in enumerate(lines) if line.startswith(f"- Paper {number} ("))
+        assert lines[title + 1] == f"  {cut}", "the row, then its snippet"
+    assert lines[-1].startswith("- Paper 5 ("), "no snippet line without an abstract"
+    assert all(line.isprintable() and len(line) <= 2 + SNIPPET for line in lines[1:])
+    # each record read once, as get_paper_info reads it: that follow-up is then a cache hit
+    assert sorted(reads.seen) == [
+        (f"papers/2401.0000{n}", {"include_resources": "true"}) for n in (1, 2, 3, 4)
+    ]
+    before = len(reads.seen)
+    info, _ = await call(client, "get_paper_info", paper="2401.00001")
+    assert info["data"]["abstract"] == ABSTRACT and len(reads.seen) == before
+
+
+@pytest.mark.anyio
+async def test_a_rows_own_abstract_is_used_and_its_record_not_read(
+    hostile: tuple[Client, Answers],
+) -> None:
+    client, answers = hostile
+    own = [row(1, ABSTRACT), row(2, HOSTILE, snippet="\x1b[2J not ours"), row(3, None)]
+    own[2]["abstract"] = None  # the catalog says: no abstract
+    answers.by_path["papers/recent"] = (200, own)
+    reads = Reads(answers)
+    structured, _ = await call(client, "list_recent_papers")
+    assert [r.get("snippet") for r in structured["data"]] == [
+        snippet(ABSTRACT),
+        snippet(HOSTILE),
+        None,
+    ], "an upstream `snippet` key never passes: the key is ours"
+    assert reads.seen == []
+
+
+@pytest.mark.anyio
+async def test_a_record_that_fails_costs_its_snippet_not_the_answer_and_is_not_remembered(
+    hostile: tuple[Client, Answers],
+) -> None:
+    client, answers = hostile
+    answers.by_path["papers/recent"] = (200, [row(1), row(3)])
+    reads = Reads(answers, status=503)
+    for attempt in (1, 2):
+        structured, text = await call(client, "list_recent_papers")
+        assert all("snippet" not in r for r in structured["data"]), attempt
+        assert text.startswith("Found 2 papers")
+        # not kept by the result memo (a degraded answer): the second call asks again
+        assert {path for path, _ in reads.seen} == {"papers/2401.00001", "papers/2401.00003"}
+        assert len(reads.seen) >= 2 * attempt
+
+
+@pytest.mark.anyio
+async def test_a_slow_record_is_waited_for_only_so_long(
+    hostile: tuple[Client, Answers], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, answers = hostile
+    monkeypatch.setattr(abstracts, "SNIPPET_SECONDS", 0.3)
+    answers.by_path["papers/recent"] = (200, [row(1)])
+
+    def slow(query: dict[str, str]) -> Any:
+        time.sleep(1.0)  # holds the test catalog's loop: nothing else is read meanwhile
+        return row(1, ABSTRACT)
+
+    answers.by_path["papers/2401.00001"] = (200, slow)
+    started = time.monotonic()
+    structured, text = await call(client, "list_recent_papers")
+    assert time.monotonic() - started < 0.95, "the answer did not wait for the record"
+    assert "snippet" not in structured["data"][0] and text.startswith("Found 1 papers")
+
+
+def test_reads_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many rows and calls, at most READERS records are read at once."""
+    active, peak, lock = 0, 0, threading.Lock()
+
+    class Counting:
+        def get(self, path: str, params: Any = None) -> Any:
+            raise AssertionError("records are read as JSON")
+
+        def get_json(self, path: str, params: Any = None) -> Any:
+            nonlocal active, peak
+            with lock:
+                active += 1
+                peak = max(peak, active)
+            time.sleep(0.02)
+            with lock:
+                active -= 1
+            return {"abstract": f"Abstract of {path}."}
+
+    rows = [row(n) | {"arxiv_id": f"2401.{n:05d}"} for n in range(25)]
+    callers = [
+        threading.Thread(target=abstracts.with_snippets, args=(Counting(), rows)) for _ in range(4)
+    ]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert peak == abstracts.READERS
+    shown = abstracts.with_snippets(Counting(), rows)
+    assert [r["snippet"] for r in shown] == [f"Abstract of papers/2401.{n:05d}." for n in range(25)]
+
+
+def test_the_reference_is_the_one_get_paper_info_reads() -> None:
+    assert abstracts.reference({"arxiv_id": "1706.03762v5", "id": "7"}) == "1706.03762"
+    assert abstracts.reference({"arxiv_id": None, "id": "48213"}) == "48213"
+    assert abstracts.reference({"arxiv_id": "", "id": 48213}) == "48213"
+    for nameless in ({"id": "../../admin"}, {"id": True}, {"id": None}, {}):
+        assert abstracts.reference(nameless) is None
 
 
 @pytest.mark.anyio
@@ -131,3 +261,26 @@ async def test_the_trending_window_is_stated_default_or_not(
     ), text.splitlines()[0]
     _, text = await call(cached_client, "list_recent_papers")
     assert text.startswith("Found 10 papers; returned 10."), "no window where none applies"
+
+
+PAPER_LISTS = ("search_papers", "list_papers", "list_recent_papers", "list_trending_papers")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("tool", [*PAPER_LISTS, "get_related_papers"])
+async def test_on_the_sample_catalog_each_snippet_is_its_papers_abstract(
+    cached_client: Client, sample: RunningCatalog, tool: str
+) -> None:
+    """The oracle: each example's rows against the paper records read here, over HTTP."""
+    from pwc_mcp.examples import TOOL_EXAMPLES
+
+    for arguments in TOOL_EXAMPLES[tool]:
+        structured, _ = await call(cached_client, tool, **arguments)
+        data = structured["data"]
+        rows = data if isinstance(data, list) else data["results"]
+        assert rows, (tool, arguments)
+        with httpx.Client(base_url=sample.url + "/") as http:
+            for shown in rows:
+                ref = shown.get("arxiv_id") or shown["id"]
+                record = http.get(f"papers/{ref}", params={"include_resources": "true"}).json()
+                assert shown.get("snippet") == snippet(record.get("abstract")), (tool, ref)

@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from bench import load, report, servers, targets
+from pwc_mcp import abstracts
 from pwc_mcp.config import ConfigError, Settings
 from pwc_mcp.localserver import serve_in_thread
 from tests.helpers import ROOT
@@ -114,7 +115,9 @@ def a_run(
                  "upstream_direct_p50_ms": 55.0, "added_p50_ms": added_ms + framework_ms,
                  "upstream_requests_per_call": 1},
         "single_flight": {"callers": 64, "injected_latency_ms": 50.0, "failed_calls": 0,
-                          "upstream_requests": upstream_requests},
+                          "upstream_requests": upstream_requests + 3,
+                          "by_path": {"papers/search": upstream_requests,
+                                      **{f"papers/{n}": 1 for n in range(3)}}},
         "pooling": {"calls": 200, "upstream_connections": connections, "upstream_requests": 202},
         "memory": {"baseline_rss": 107 * MiB, "after_json_fill_hwm": 170 * MiB,
                    "peak_rss": peak_mib * MiB, "json_calls": 192, "markdown_chunks": 297,
@@ -174,12 +177,17 @@ def test_cold_milliseconds_are_gated_per_ms_of_the_floor_in_the_same_run() -> No
 
 
 def test_deterministic_behaviours_fail_on_any_miss() -> None:
-    """Noise cannot add an upstream request or a connection: those targets decide alone."""
+    """Noise cannot add an upstream request or a connection: those targets decide alone. The
+    64 calls read the search once and each row's paper record once (its snippet, issue #26)."""
+    flight = next(t for t in targets.targets(a_run()) if t["key"] == "single_flight_requests")
+    assert flight["pass"] and flight["measured"].startswith("1 per path (4 over 4 paths")
     assert gated(a_run(upstream_requests=2), recorded()) == [
         "64 identical concurrent cold calls (50 ms upstream): upstream requests"
     ]
-    assert gated(a_run(connections=5), recorded()) == []
-    assert gated(a_run(connections=6), recorded()) == [
+    # one connection for the calls, and one for each paper record read at once
+    assert targets.MAX_CONNECTIONS == 1 + abstracts.READERS
+    assert gated(a_run(connections=targets.MAX_CONNECTIONS), recorded()) == []
+    assert gated(a_run(connections=targets.MAX_CONNECTIONS + 1), recorded()) == [
         "200 sequential cold calls: upstream TCP connections"
     ]
 
