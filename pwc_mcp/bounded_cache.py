@@ -17,7 +17,7 @@ import itertools
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from cachetools import TTLCache
@@ -136,11 +136,19 @@ class BoundedTTLCache:
 
     def lookup(self, key: Hashable) -> tuple[Any, int] | None:
         """(value, stamp) of `key`, or None; either way one use of `key`, which counts."""
+        return self.lookup_many((key,))[0]
+
+    def lookup_many(self, keys: Iterable[Hashable]) -> list[tuple[Any, int] | None]:
+        """`lookup` of each key, at one instant under one lock (a remembered result checks
+        every entry it was made from)."""
+        found: list[tuple[Any, int] | None] = []
         with self._lock, self._store.timer:  # one instant for the whole operation
             self._store.expire()  # no expired entry outlives a lookup
-            self._sketch.add(key)
-            entry = self._store.get(key)  # a hit becomes the most recently used
-            return None if entry is None else (entry[0], entry[2])
+            for key in keys:
+                self._sketch.add(key)
+                entry = self._store.get(key)  # a hit becomes the most recently used
+                found.append(None if entry is None else (entry[0], entry[2]))
+        return found
 
     def set(
         self, key: Hashable, value: Any, size: int, *, budget: Budget | None = None

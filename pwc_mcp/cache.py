@@ -106,6 +106,7 @@ def _size(value: Any) -> int:
     return len(value.body) if isinstance(value, Reply) else len(value)
 
 
+Found = tuple[Any, int] | None  # (value, stamp) of a level-1 look
 Fetch = Callable[[], tuple[Any, int | None, str]]  # (value, size or None: serve only, status)
 Codec = tuple[Callable[[Any], bytes], Callable[[bytes], Any]]  # a value as a level-2 payload
 
@@ -160,7 +161,7 @@ class CachedCatalog:
             return answer
 
         key = "json:" + canonical_request(path, encode_params(params))
-        codec = (_encode_answer, borrowed)
+        codec = (lambda v: encode_miss(v) if isinstance(v, Miss) else encode_body(v), borrowed)
         body = self._load(key, family, label, fetch, codec, cache_404=family == "public_metadata")
         if isinstance(body, Miss):
             raise HTTPStatusError(body.status, body.detail)
@@ -210,13 +211,16 @@ class CachedCatalog:
             CURRENT.reset(token)
 
     def still_current(self, entries: Sequence[Read]) -> bool:
-        """Whether every entry read is still the one cached under its key; if so each counts
-        as the cache hit it stands for."""
+        """Whether every entry read is still the one cached under its key (one look a family);
+        if so each counts as the cache hit it stands for."""
         with self._lock:
-            for family, _, key, stamp in entries:
-                found = self._lookup(family, key)
-                if found is None or found[1] != stamp:
-                    return False
+            for family in {read[0] for read in entries}:
+                reads = [(key, stamp) for name, _, key, stamp in entries if name == family]
+                looks = self.caches[family].lookup_many([key for key, _ in reads])
+                for (key, stamp), found in zip(reads, looks, strict=True):
+                    current = self._current(family, key, found)
+                    if current is None or current[1] != stamp:
+                        return False
             for _, label, _, _ in entries:
                 self._count(label, "hits")
         return True
@@ -268,15 +272,16 @@ class CachedCatalog:
             if failed(status):
                 counters["upstream_failures"] += 1
 
-    def _lookup(self, family: str, key: str) -> tuple[Any, int] | None:
-        """(value, stamp) in level 1, or None; a copy from level 2 past its time is dropped.
-        Caller holds `self._lock`."""
-        cache = self.caches[family]
-        found = cache.lookup(key)
+    def _lookup(self, family: str, key: str) -> Found:
+        """(value, stamp) in level 1, or None. Caller holds `self._lock`."""
+        return self._current(family, key, self.caches[family].lookup(key))
+
+    def _current(self, family: str, key: str, found: Found) -> Found:
+        """What a look found, but a copy from level 2 past its time is dropped (None)."""
         if found is None or not isinstance(found[0], _Expiring):
             return found
         if self.clock() >= found[0].until:
-            cache.discard(key, found[1])
+            self.caches[family].discard(key, found[1])
             return None
         return found[0].value, found[1]
 
@@ -393,7 +398,3 @@ class CachedCatalog:
         finally:
             if found is not None:
                 found.release()
-
-
-def _encode_answer(value: bytes | Miss) -> bytes:
-    return encode_miss(value) if isinstance(value, Miss) else encode_body(value)
