@@ -163,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -> int:
     from pwc_mcp.app import create_app
     from pwc_mcp.localserver import AnnouncingServer, config
+    from pwc_mcp.runtime import settle_heap
     from pwc_mcp.telemetry import configure_logging
 
     configure_logging(settings.log_level)
@@ -173,10 +174,15 @@ def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -
         )
     app = create_app(settings)
     lines = _banner(settings, sample_url)
+
+    def serving() -> None:
+        settle_heap()  # start-up is over: what it built lives as long as the process
+        print("\n".join(lines), flush=True)
+
     # In-flight tool calls may wait on the 25 s catalog timeout: let them finish.
     server = AnnouncingServer(
         config(app, host=settings.host, port=settings.port, graceful_seconds=30),
-        on_serving=lambda: print("\n".join(lines), flush=True),
+        on_serving=serving,
     )
     # uvicorn restores the handler it found and re-raises each Ctrl+C once it has stopped, and a
     # terminal's Ctrl+C often arrives twice (`uv run` and `make` forward it too). A handler that

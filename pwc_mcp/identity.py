@@ -76,8 +76,26 @@ def identity_group(identity: str) -> str | None:
     return f"ip6site:{network}"
 
 
+HEADERS_KEY = "pwc_headers"  # scope: the request's header table, built once per request
+PEER_KEY = "pwc_peer"  # scope: the peer's address, parsed once per request
+
+
 def header_values(scope: Mapping[str, Any], name: bytes) -> list[str]:
-    return [v.decode("latin-1") for k, v in scope.get("headers") or () if k.lower() == name]
+    """Every value of header `name` (lowercase), in order; the caller must not change the list.
+
+    Several layers read several headers of one request, so the table is built in one pass and
+    kept in the scope beside the header list it was built from (a layer that replaces the list
+    gets a new table)."""
+    raw = scope.get("headers") or ()
+    kept = scope.get(HEADERS_KEY)
+    if kept is not None and kept[0] is raw and kept[1] == len(raw):
+        return kept[2].get(name, [])
+    table: dict[bytes, list[str]] = {}
+    for key, value in raw:
+        table.setdefault(key.lower(), []).append(value.decode("latin-1"))
+    if isinstance(scope, dict):
+        scope[HEADERS_KEY] = (raw, len(raw), table)
+    return table.get(name, [])
 
 
 def _xff_hops(scope: Mapping[str, Any]) -> list[str]:
@@ -94,7 +112,13 @@ def _in(address: IPAddress, networks: Iterable[IPNetwork]) -> bool:
 
 def _peer(scope: Mapping[str, Any]) -> IPAddress | None:
     client = scope.get("client")
-    return parse_ip(str(client[0])) if client else None
+    kept = scope.get(PEER_KEY)
+    if kept is not None and kept[0] is client:
+        return kept[1]
+    peer = parse_ip(str(client[0])) if client else None
+    if isinstance(scope, dict):
+        scope[PEER_KEY] = (client, peer)
+    return peer
 
 
 def direct_loopback(scope: Mapping[str, Any]) -> bool:

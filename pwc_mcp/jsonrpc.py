@@ -75,20 +75,29 @@ def _valid_id(value: Any) -> bool:
 
 
 def _too_deep(value: Any, limit: int = MAX_JSON_DEPTH) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = (
-            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        )
+    """Whether a container at depth `limit` or deeper holds anything (level by level: one list
+    per level, no tuple per node, as this runs on every request)."""
+    level, depth = [value], 1
+    while level:
+        children: list[Any] = []
+        for item in level:
+            if isinstance(item, dict):
+                children.extend(item.values())
+            elif isinstance(item, list):
+                children.extend(item)
         if children and depth >= limit:
             return True
-        stack.extend((child, depth + 1) for child in children)
+        level = [child for child in children if isinstance(child, dict | list)]
+        depth += 1
     return False
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-standard JSON constant {name}")
+
+
+# One decoder for every request (json.loads builds one per call when given parse_constant).
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def parse_message(body: bytes) -> tuple[dict[str, Any], str, str | None]:
@@ -98,7 +107,7 @@ def parse_message(body: bytes) -> tuple[dict[str, Any], str, str | None]:
     ``params.name`` and ``arguments.mode``); the SDK validates the rest.
     """
     try:
-        message = json.loads(body, parse_constant=_reject_constant)
+        message = _DECODER.decode(body.decode(json.detect_encoding(body), "surrogatepass"))
     except RecursionError:
         raise BadMessage(INVALID_REQUEST, "invalid request: JSON nested too deeply") from None
     except ValueError:

@@ -5,6 +5,7 @@ and both choices serve the real app (each with the connection guard)."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import importlib
 import json
 import socket
@@ -140,3 +141,41 @@ def test_both_parsers_drop_the_whitespace_around_header_values(
     status = int(answer.split(b" ", 2)[1])
     assert status == 200, answer[:300]
     assert b'"isError":true' in answer  # the call ran: `query` is required
+
+
+def test_settling_the_heap_freezes_what_start_up_built() -> None:
+    """A full collection walks only what came after start-up (issue #28's hot path)."""
+    kept = [{"start-up": n} for n in range(10_000)]  # stands in for what start-up built
+    try:
+        runtime.settle_heap()
+        assert gc.get_freeze_count() >= len(kept)
+        oldest = gc.get_objects(generation=2)  # what a full collection walks
+        assert not any(o is kept[0] for o in oldest) and len(oldest) < gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+
+
+def test_the_server_settles_its_heap_once_it_serves(
+    sample: RunningCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pwc_mcp.cli as cli
+    import pwc_mcp.localserver as localserver
+
+    order: list[str] = []
+    monkeypatch.setattr(runtime, "settle_heap", lambda: order.append("settled"))
+
+    class Server:  # runs the server's start-up hook, as uvicorn does once it serves
+        started = True
+
+        def __init__(self, _config: object, on_serving: Callable[[], None]) -> None:
+            self.on_serving = on_serving
+
+        def run(self, sockets: object) -> None:
+            order.append("serving")
+            self.on_serving()
+
+    monkeypatch.setattr(localserver, "AnnouncingServer", Server)
+    settings = settings_for(sample)
+    with socket.socket() as sock:
+        assert cli._serve(settings, sock, sample_url=None) == 0  # noqa: SLF001
+    assert order == ["serving", "settled"]

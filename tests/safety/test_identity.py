@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import ipaddress
+from typing import Any
 
 import pytest
 
 from pwc_mcp.config import Settings
-from pwc_mcp.identity import IdentityHasher, InFlight, client_identity, identity_group, parse_ip
+from pwc_mcp.identity import (
+    IdentityHasher,
+    InFlight,
+    client_identity,
+    header_values,
+    identity_group,
+    parse_ip,
+)
 from pwc_mcp.rate_limits import RateLimiter, identity_key
 
 NGINX = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("fd00::/64"))
@@ -202,3 +210,14 @@ def test_in_flight_table_holds_only_busy_keys():
     table.release(["b", "site"])
     assert len(table) == 0  # an idle identity leaves nothing behind for anyone to fill
     assert table.acquire([("c", 2), ("d", 2)]) is None
+
+
+def test_the_header_table_follows_the_scope_it_was_built_from() -> None:
+    """Built once per request; a layer that replaces or extends the header list gets new values."""
+    scope: dict[str, Any] = {"headers": [(b"Host", b"a"), (b"x-forwarded-for", b"1.2.3.4")]}
+    assert header_values(scope, b"host") == ["a"] and header_values(scope, b"origin") == []
+    scope["headers"] = [(b"host", b"b")]
+    assert header_values(scope, b"host") == ["b"]
+    scope["headers"].append((b"host", b"c"))
+    assert header_values(scope, b"host") == ["b", "c"]
+    assert header_values({"headers": [(b"host", b"d")]}, b"host") == ["d"], "per scope"

@@ -1,0 +1,48 @@
+"""The JSON-RPC layer's nesting bound (pwc_mcp.jsonrpc._too_deep, run on every request) against a
+recursive oracle, on random documents around the bound."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from pwc_mcp.jsonrpc import MAX_JSON_DEPTH, _too_deep
+
+
+def deepest(value: Any, depth: int = 1) -> int:
+    """The depth of the deepest container that holds something (0: none does)."""
+    children = list(value.values()) if isinstance(value, dict) else value
+    if not isinstance(value, dict | list) or not children:
+        return 0
+    return max([depth, *(deepest(child, depth + 1) for child in children)])
+
+
+def document(rng: random.Random, depth: int = 0) -> Any:
+    roll = rng.random()
+    if depth > 12 or roll < 0.3:
+        return rng.choice([1, "x", None, [], {}])
+    if roll < 0.65:
+        return [document(rng, depth + 1) for _ in range(rng.randint(0, 3))]
+    return {str(i): document(rng, depth + 1) for i in range(rng.randint(0, 3))}
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_bound_is_the_deepest_non_empty_container(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(2_000):
+        value, limit = document(rng), rng.randint(1, 10)
+        assert _too_deep(value, limit) == (deepest(value) >= limit), (value, limit)
+
+
+def test_at_the_bound_and_one_past_it() -> None:
+    def nested(levels: int) -> Any:
+        value: Any = 1
+        for _ in range(levels):
+            value = [value]
+        return value
+
+    assert not _too_deep(nested(MAX_JSON_DEPTH - 1))
+    assert _too_deep(nested(MAX_JSON_DEPTH))
+    assert not _too_deep(nested(MAX_JSON_DEPTH - 1) + [[]])  # an empty container holds nothing
