@@ -8,8 +8,8 @@ and that follow-up is then a cache hit. A row that carries an abstract is not re
 
 Bounded like everything else (docs/decisions.md, "Snippets from the paper records"): at most
 HOSTED_ROW_CAP rows a call; at most READERS records read at once in the whole process (a fixed
-pool, so a burst of searches cannot multiply upstream connections); the reads of one call end
-within SNIPPET_SECONDS (and within the call's deadline). A record that cannot be read in time
+pool, so a burst of searches cannot multiply upstream connections) and PENDING running or
+queued; the reads of one call end within SNIPPET_SECONDS (and within the call's deadline). A record that cannot be read in time
 costs its row the snippet, never the answer: the answer is then noted degraded, so the result
 memo does not keep it. A paper the catalog no longer holds (404) simply has no snippet.
 """
@@ -17,6 +17,7 @@ memo does not keep it. A paper the catalog no longer holds (404) simply has no s
 from __future__ import annotations
 
 import contextvars
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -28,10 +29,17 @@ from pwc_core.references import strip_version
 from pwc_core.replies import Catalog
 from pwc_mcp.snippets import snippet
 
-READERS = 8
+# Records read at once, per process: a default page of 10 rows is two waves, as with 8, for
+# less memory in flight (each read may be a 2 MiB record; the memory benchmark pads every one).
+READERS = 5
 SNIPPET_SECONDS = 3.0
+# Reads running or queued, per process: six waves, more than SNIPPET_SECONDS allows at half a
+# second a read. A read beyond it is not queued at all, so a burst of searches costs rows their
+# snippets at once instead of holding every call for SNIPPET_SECONDS.
+PENDING = 6 * READERS
 DEGRADED = "abstract snippets"
 _POOL = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="pwc-snippet")
+_ROOM = threading.BoundedSemaphore(PENDING)
 
 
 def reference(row: dict[str, Any]) -> str | None:
@@ -70,24 +78,32 @@ def _abstracts(catalog: Catalog, references: list[str]) -> dict[str, Any]:
     holds = getattr(catalog, "holds_json", None)
     cached = [r for r in references if holds is not None and holds(*paper_request(r, True))]
     started = time.monotonic()
-    jobs: dict[str, Future[Any]] = {
-        ref: _POOL.submit(contextvars.copy_context().run, _read, catalog, ref)
-        for ref in references
-        if ref not in cached
-    }
+    jobs = {ref: _submit(catalog, ref) for ref in references if ref not in cached}
     found: dict[str, Any] = {}
     for ref in references:
+        job = jobs.get(ref)
         try:
-            if ref in jobs:
-                left = SNIPPET_SECONDS - (time.monotonic() - started)
-                found[ref] = jobs[ref].result(timeout=max(0.0, left))
-            else:
+            if ref not in jobs:
                 found[ref] = _read(catalog, ref)
+            elif job is None:  # no room to queue it
+                degraded.note(DEGRADED)
+            else:
+                left = SNIPPET_SECONDS - (time.monotonic() - started)
+                found[ref] = job.result(timeout=max(0.0, left))
         except Exception:  # a failed read, or none in time
-            if ref in jobs:
-                jobs[ref].cancel()  # a read still queued is not made for an answer given
+            if job is not None:
+                job.cancel()  # a read still queued is not made for an answer given
             degraded.note(DEGRADED)
     return {ref: abstract for ref, abstract in found.items() if abstract is not None}
+
+
+def _submit(catalog: Catalog, ref: str) -> Future[Any] | None:
+    """The read of `ref` in the pool, or None when the pool has no room (PENDING)."""
+    if not _ROOM.acquire(blocking=False):
+        return None
+    job = _POOL.submit(contextvars.copy_context().run, _read, catalog, ref)
+    job.add_done_callback(lambda _: _ROOM.release())  # done, failed or cancelled
+    return job
 
 
 def _read(catalog: Catalog, ref: str) -> Any:

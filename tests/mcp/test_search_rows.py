@@ -15,6 +15,7 @@ import httpx
 import pytest
 from fastmcp import Client
 
+from pwc_core import degraded
 from pwc_mcp import abstracts
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.snippets import SNIPPET, snippet
@@ -284,3 +285,37 @@ async def test_on_the_sample_catalog_each_snippet_is_its_papers_abstract(
                 ref = shown.get("arxiv_id") or shown["id"]
                 record = http.get(f"papers/{ref}", params={"include_resources": "true"}).json()
                 assert shown.get("snippet") == snippet(record.get("abstract")), (tool, ref)
+
+
+def test_a_full_pool_costs_rows_their_snippets_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst that fills the pool's room does not queue more reads, nor hold the call."""
+    reads: list[str] = []
+
+    class Recording:
+        def get(self, path: str, params: Any = None) -> Any:
+            raise AssertionError("records are read as JSON")
+
+        def get_json(self, path: str, params: Any = None) -> Any:
+            reads.append(path)
+            return {"abstract": "An abstract."}
+
+    monkeypatch.setattr(abstracts, "SNIPPET_SECONDS", 30.0)
+    room = abstracts._ROOM  # noqa: SLF001 - the bound under test
+    taken = [room.acquire(blocking=False) for _ in range(abstracts.PENDING)]
+    try:
+        assert all(taken), "the room was free before the burst"
+        with degraded.watch() as reasons:
+            started = time.monotonic()
+            shown = abstracts.with_snippets(Recording(), [row(1), row(2)])
+        assert time.monotonic() - started < 1.0 and reads == []
+        assert all("snippet" not in r for r in shown) and reasons == [abstracts.DEGRADED]
+    finally:
+        for _ in taken:
+            room.release()
+    shown = abstracts.with_snippets(Recording(), [row(1), row(2)])
+    assert [r["snippet"] for r in shown] == ["An abstract."] * 2
+    # every read gave its room back (done, failed or cancelled)
+    again = [room.acquire(blocking=False) for _ in range(abstracts.PENDING)]
+    for _ in filter(None, again):
+        room.release()
+    assert all(again)
