@@ -158,7 +158,10 @@ def test_a_server_still_starting_fails_health_once_the_wait_is_over() -> None:
     with socket.socket() as stalled:  # accepts, never answers: the first probe cannot end
         stalled.bind(("127.0.0.1", 0))
         stalled.listen(8)
-        app = create_app(settings(f"http://127.0.0.1:{stalled.getsockname()[1]}"), startup_grace=0)
+        # The probe ends at the catalog timeout, which the server's shutdown waits for: 6 s
+        # (time enough for the smoke script to start and find it still outstanding).
+        url = f"http://127.0.0.1:{stalled.getsockname()[1]}"
+        app = create_app(settings(url, catalog_timeout=6.0), startup_grace=0)
         with server(app) as origin:
             code, checks, output = smoke(origin, "--health-wait", "0")
     assert code == 1 and checks["health"] == "FAIL", output
