@@ -27,6 +27,7 @@ from pwc_core.commands.papers import paper_detail, paper_request
 from pwc_core.errors import HTTPStatusError, NotFoundError
 from pwc_core.references import strip_version
 from pwc_core.replies import Catalog
+from pwc_mcp.cache import CachedCatalog
 from pwc_mcp.snippets import snippet
 
 # Records read at once, per process: a default page of 10 rows is two waves, as with 8, for
@@ -75,21 +76,24 @@ def with_snippets(catalog: Catalog, rows: list[dict[str, Any]]) -> list[dict[str
 def _abstracts(catalog: Catalog, references: list[str]) -> dict[str, Any]:
     """Each reference's abstract as its record gives it (absent when there is none). A record
     the cache holds is read here (a hand-off costs more than the read); the rest in the pool."""
-    holds = getattr(catalog, "holds_json", None)
-    cached = [r for r in references if holds is not None and holds(*paper_request(r, True))]
-    started = time.monotonic()
-    jobs = {ref: _submit(catalog, ref) for ref in references if ref not in cached}
     found: dict[str, Any] = {}
-    for ref in references:
-        job = jobs.get(ref)
+    if isinstance(catalog, CachedCatalog):
+        for ref in references:
+            try:
+                record = catalog.get_json(*paper_request(ref, True), cached_only=True)
+            except Exception:  # read again in the pool, which says what went wrong
+                record = None
+            if isinstance(record, dict):
+                found[ref] = record.get("abstract")
+    started = time.monotonic()
+    jobs = {ref: _submit(catalog, ref) for ref in references if ref not in found}
+    for ref, job in jobs.items():
         try:
-            if ref not in jobs:
-                found[ref] = _read(catalog, ref)
-            elif job is None:  # no room to queue it
+            if job is None:  # no room to queue it
                 degraded.note(DEGRADED)
-            else:
-                left = SNIPPET_SECONDS - (time.monotonic() - started)
-                found[ref] = job.result(timeout=max(0.0, left))
+                continue
+            left = SNIPPET_SECONDS - (time.monotonic() - started)
+            found[ref] = job.result(timeout=max(0.0, left))
         except Exception:  # a failed read, or none in time
             if job is not None:
                 job.cancel()  # a read still queued is not made for an answer given

@@ -1,15 +1,13 @@
 """Bounded upstream caches for the server: per-family TTLs, single-flight, content-free counters.
 
-`CachedCatalog` wraps the shared `CatalogClient` and implements the handlers' `Catalog`
-protocol. Answers are keyed by the exact upstream request (`canonical_request`: path and
-encoded parameters as one JSON array, so no value can pose as another parameter); spellings and
-tools that resolve to the same request share entries. Only answers read whole and parsed into
-the expected shape are stored (as body bytes). A miss is parsed once; every hit parses afresh,
-so no two callers share a mutable answer. Errors are never stored, except public-metadata 404s.
-
-Per-family TTLs and ceilings are `FAMILIES` below: sixteenths of the constructor's `max_entries`
-/ `max_bytes` (defaults 512 / 64 MiB; the lifetimes are the README's cache table). Each route's
-family is declared with the route, in the `ROUTES` of its pwc_core/commands module.
+`CachedCatalog` wraps the shared `CatalogClient` as the handlers' `Catalog`. Answers are keyed
+by the exact upstream request (`canonical_request`: path and encoded parameters as one JSON
+array, so no value can pose as another parameter): spellings and tools making one request share
+entries. Only answers read whole and parsed into the expected shape are stored (as body bytes);
+a miss is parsed once, every hit afresh (no two callers share a mutable answer). Errors are
+never stored, except public-metadata 404s. TTLs and ceilings per family: `FAMILIES` below, in
+sixteenths of `max_entries` / `max_bytes` (defaults 512 / 64 MiB); a route's family is declared
+with it, in the `ROUTES` of its pwc_core/commands module.
 
 Fair shares: each cache admits a new key only over entries looked up less often
 (pwc_mcp/bounded_cache.py), and one call (a `reading()` block: every tool call and resource read
@@ -23,10 +21,10 @@ in level 1 it also shares (pwc_mcp/shared_cache.py), and an entry copied from le
 as long as it had left there, so no answer is served older than its family's TTL.
 
 Counters per path label: `hits`/`misses` of level 1 (misses include coalesced waiters),
-`coalesced` (joined this process's identical upstream call), `l2_hits`/`l2_misses` (the
-leader's look in level 2), `shared_joins` (an answer another replica fetched while this one
-waited on its lease), `uncached` (chunked raw reads), `upstream_calls` by `status`, and
-`upstream_failures` (timeouts, transport errors, unusable answers, 429 and 5xx).
+`coalesced` (joined this process's identical upstream call), `l2_hits`/`l2_misses` (the leader's
+look in level 2), `shared_joins` (another replica fetched it during this one's lease wait),
+`uncached` (chunked raw reads), `upstream_calls` by `status`, and `upstream_failures`
+(timeouts, transport errors, unusable answers, 429 and 5xx).
 """
 
 from __future__ import annotations
@@ -140,7 +138,10 @@ class CachedCatalog:
         self._flights: dict[str, _Flight] = {}
         self._counters: dict[str, dict[str, Any]] = {}
 
-    def get_json(self, path: str, params: Mapping[str, Any] | None = None) -> Any:
+    def get_json(
+        self, path: str, params: Mapping[str, Any] | None = None, *, cached_only: bool = False
+    ) -> Any:
+        """The answer, parsed; with `cached_only`, None unless level 1 holds it (no fetch)."""
         label, shape, family = classify(path)
 
         parsed: list[Any] = []  # the leader's own parse of the body it fetched or borrowed
@@ -162,18 +163,14 @@ class CachedCatalog:
 
         key = "json:" + canonical_request(path, encode_params(params))
         codec = (lambda v: encode_miss(v) if isinstance(v, Miss) else encode_body(v), borrowed)
-        body = self._load(key, family, label, fetch, codec, cache_404=family == "public_metadata")
+        pull = None if cached_only else fetch
+        body = self._load(key, family, label, pull, codec, cache_404=family == "public_metadata")
+        if body is None:
+            return None
         if isinstance(body, Miss):
             raise HTTPStatusError(body.status, body.detail)
         # A leader answers with the document it validated; hits and coalesced waiters parse afresh.
         return parsed[0] if parsed else from_json(body)
-
-    def holds_json(self, path: str, params: Mapping[str, Any] | None = None) -> bool:
-        """Whether `get_json` would answer from level 1 now: a look, neither a read nor a hit."""
-        key = "json:" + canonical_request(path, encode_params(params))
-        with self._lock:
-            found = self._lookup(classify(path)[2], key)
-        return found is not None and not isinstance(found[0], Miss)
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
         """Raw reply: a whole-document read (no params) is cached; a chunked read (params) is not."""
@@ -313,19 +310,21 @@ class CachedCatalog:
         key: str,
         family: str,
         label: str,
-        fetch: Fetch,
+        fetch: Fetch | None,
         codec: Codec,
         *,
         cache_404: bool = False,
     ) -> Any:
         """Cached value, or one upstream fetch shared by every concurrent identical miss (and,
-        with level 2, by the replicas)."""
+        with level 2, by the replicas); without `fetch`, None on a miss."""
         with self._lock:
             found = self._lookup(family, key)
             if found is not None:
                 self._count(label, "hits")
                 note(family, label, key, found[1])
                 return found[0]
+            if fetch is None:  # cached only
+                return None
             self._count(label, "misses")
             flight = self._flights.get(key)
             leader = flight is None

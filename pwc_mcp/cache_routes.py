@@ -8,6 +8,7 @@ shape ANY, and takes its root's family when every declared route under that root
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 
@@ -56,6 +57,7 @@ def _match(path: str) -> Route | None:
     return None
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the path, asked on every cache read
 def classify(path: str) -> tuple[str, str, str]:
     """(counter label, expected JSON shape, TTL family) of an upstream path, matched once."""
     p = path.strip("/")

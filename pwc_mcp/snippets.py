@@ -8,6 +8,7 @@ word boundary and marked with an ellipsis when cut, so it never exceeds SNIPPET 
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -27,7 +28,14 @@ def snippet(abstract: Any, limit: int = SNIPPET) -> str | None:
     # Only the head can be shown: a hostile 2 MiB abstract is not cleaned whole. Cleaning only
     # removes characters, so 8x the room still leaves enough when the text is long.
     whole = len(abstract) <= limit * 8
-    text = one_line(_BIDI.sub("", neutralise(abstract if whole else abstract[: limit * 8])))
+    return _cut(abstract if whole else abstract[: limit * 8], whole, limit)
+
+
+# The same papers come back page after page. A key is at most 8x the room (1,600 characters),
+# so the memo holds at most about 3 MiB however long the abstracts are.
+@functools.lru_cache(maxsize=512)
+def _cut(shown: str, whole: bool, limit: int) -> str | None:
+    text = one_line(_BIDI.sub("", neutralise(shown)))
     if not text or (whole and len(text) <= limit):
         return text or None
     room = limit - len(ELLIPSIS)

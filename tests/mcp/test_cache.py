@@ -473,3 +473,17 @@ def test_chunk_cache_defaults_and_expiry(clock) -> None:
     assert chunks.get(ChunkCache.key("1706.03762", "b" * 64, 0, 65536)) is None
     clock.now += 3600
     assert chunks.get(key) is None
+
+
+def test_a_cached_only_read_never_fetches_and_answers_only_what_is_held(
+    catalog: CachedCatalog, mock: respx.MockRouter, clock: Clock
+) -> None:
+    """What the snippet reads take in the calling thread (pwc_mcp.abstracts): a hit or nothing."""
+    route_ = mock.get("/papers/1").mock(return_value=httpx.Response(200, json=DOC))
+    assert catalog.get_json("papers/1", cached_only=True) is None and route_.call_count == 0
+    assert catalog.stats()["misses"] == 0, "a look is not a miss"
+    assert catalog.get_json("papers/1") == DOC and route_.call_count == 1
+    assert catalog.get_json("papers/1", cached_only=True) == DOC and route_.call_count == 1
+    assert catalog.stats()["hits"] == 1
+    clock.now += 301  # past the paper TTL: held no more
+    assert catalog.get_json("papers/1", cached_only=True) is None and route_.call_count == 1
