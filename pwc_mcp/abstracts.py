@@ -7,9 +7,10 @@ true`, through the cached catalog): the reads are the ones an agent's follow-up 
 and that follow-up is then a cache hit. A row that carries an abstract is not read again.
 
 Bounded like everything else (docs/decisions.md, "Snippets from the paper records"): at most
-HOSTED_ROW_CAP rows a call; at most READERS records read at once in the whole process (a fixed
-pool, so a burst of searches cannot multiply upstream connections) and PENDING running or
-queued; the reads of one call end within SNIPPET_SECONDS (and within the call's deadline). A record that cannot be read in time
+HOSTED_ROW_CAP rows a call, each named by a reference of at most MAX_REFERENCE characters; at
+most READERS records read at once in the whole process (a fixed pool, so a burst of searches
+cannot multiply upstream connections) and PENDING running or queued; the reads of one call end
+within SNIPPET_SECONDS (and within the call's deadline). A record that cannot be read in time
 costs its row the snippet, never the answer: the answer is then noted degraded, so the result
 memo does not keep it. A paper the catalog no longer holds (404) simply has no snippet.
 """
@@ -38,6 +39,9 @@ SNIPPET_SECONDS = 3.0
 # second a read. A read beyond it is not queued at all, so a burst of searches costs rows their
 # snippets at once instead of holding every call for SNIPPET_SECONDS.
 PENDING = 6 * READERS
+# An arXiv ID is about ten characters, a catalog ID a few digits: a longer one in a row is not
+# a reference this module sends upstream (a hostile catalog could make each row a long path).
+MAX_REFERENCE = 64
 DEGRADED = "abstract snippets"
 _POOL = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="pwc-snippet")
 _ROOM = threading.BoundedSemaphore(PENDING)
@@ -46,28 +50,27 @@ _ROOM = threading.BoundedSemaphore(PENDING)
 def reference(row: dict[str, Any]) -> str | None:
     """The reference `get_paper_info` would read the row's paper by (its arXiv ID without
     version, else its catalog ID), or None when the row names neither usably."""
-    arxiv = row.get("arxiv_id")
+    arxiv, identifier = row.get("arxiv_id"), row.get("id")
     if isinstance(arxiv, str) and arxiv.strip():
-        return strip_version(arxiv.strip())
-    identifier = row.get("id")
-    if isinstance(identifier, int) and not isinstance(identifier, bool):
-        return str(identifier)
-    return identifier if isinstance(identifier, str) and identifier.isdigit() else None
+        found = strip_version(arxiv.strip())
+    elif isinstance(identifier, int) and not isinstance(identifier, bool):
+        found = str(identifier)
+    elif isinstance(identifier, str) and identifier.isdigit():
+        found = identifier
+    else:
+        return None
+    return found if len(found) <= MAX_REFERENCE else None
 
 
 def with_snippets(catalog: Catalog, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows (new dicts: cached answers are never changed) each with `snippet` where its
     abstract, its own or its record's, gives one."""
-    own = [snippet(row.get("abstract")) for row in rows]
-    wanted = {
-        ref
-        for row, cut in zip(rows, own, strict=True)
-        if cut is None and "abstract" not in row and (ref := reference(row)) is not None
-    }
-    found = _abstracts(catalog, sorted(wanted))
+    # A row's own abstract (even an empty one) is its answer; only the others name a record.
+    refs = [None if "abstract" in row else reference(row) for row in rows]
+    found = _abstracts(catalog, sorted({ref for ref in refs if ref is not None}))
     snipped = []
-    for row, cut in zip(rows, own, strict=True):
-        cut = cut or snippet(found.get(reference(row) or ""))
+    for row, ref in zip(rows, refs, strict=True):
+        cut = snippet(row.get("abstract") if ref is None else found.get(ref))
         kept = {key: value for key, value in row.items() if key != "snippet"}  # ours alone
         snipped.append({**kept, "snippet": cut} if cut else kept)
     return snipped

@@ -97,11 +97,10 @@ class Reads:
 
     def __init__(self, answers: Answers, status: int = 200) -> None:
         self.seen: list[tuple[str, dict[str, str]]] = []
-        for number, abstract in RECORDS.items():
+        for number, abstract in RECORDS.items():  # record 4 has no abstract at all
             path = f"papers/2401.0000{number}"
-            answers.by_path[path] = (status, self.recording(path, row(number, abstract or "")))
+            answers.by_path[path] = (status, self.recording(path, row(number, abstract)))
         answers.by_path["papers/2401.00009"] = (200, row(9, ABSTRACT))  # the related paper
-        answers.by_path["papers/2401.00004"] = (status, self.recording("papers/2401.00004", row(4)))
 
     def recording(self, path: str, document: Any) -> Any:
         def answer(query: dict[str, str]) -> Any:
@@ -240,6 +239,30 @@ def test_the_reference_is_the_one_get_paper_info_reads() -> None:
     assert abstracts.reference({"arxiv_id": "", "id": 48213}) == "48213"
     for nameless in ({"id": "../../admin"}, {"id": True}, {"id": None}, {}):
         assert abstracts.reference(nameless) is None
+
+
+def test_a_catalog_cannot_make_rows_into_long_upstream_paths() -> None:
+    """A hostile list row names its paper by a 100 KB "arXiv ID" or a 200-digit catalog ID: no
+    such record is requested, and those rows simply have no snippet."""
+    asked: list[str] = []
+
+    class Recording:
+        def get(self, path: str, params: Any = None) -> Any:
+            raise AssertionError("records are read as JSON")
+
+        def get_json(self, path: str, params: Any = None) -> Any:
+            asked.append(path)
+            return {"abstract": ABSTRACT}
+
+    hostile_rows = [
+        {"id": "1", "arxiv_id": "2401." + "9" * 100_000, "title": "Long arXiv"},
+        {"id": "7" * 200, "title": "Long catalog ID"},
+        row(1),
+    ]
+    shown = abstracts.with_snippets(Recording(), hostile_rows)
+    assert [r.get("snippet") for r in shown] == [None, None, snippet(ABSTRACT)]
+    assert asked == ["papers/2401.00001"]
+    assert abstracts.reference({"id": "7" * abstracts.MAX_REFERENCE}) is not None
 
 
 @pytest.mark.anyio
