@@ -9,6 +9,7 @@ import json
 import threading
 import time
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -198,6 +199,22 @@ async def test_a_slow_record_is_waited_for_only_so_long(
     assert "snippet" not in structured["data"][0] and text.startswith("Found 1 papers")
 
 
+class RecordsByPath:
+    """A catalog whose every paper record has the abstract `abstract(path)`; `asked` lists the
+    records read, in order (list rows are never read through it)."""
+
+    def __init__(self, abstract: Callable[[str], str] = lambda path: ABSTRACT) -> None:
+        self.abstract = abstract
+        self.asked: list[str] = []
+
+    def get(self, path: str, params: Any = None) -> Any:
+        raise AssertionError("records are read as JSON")
+
+    def get_json(self, path: str, params: Any = None) -> Any:
+        self.asked.append(path)
+        return {"abstract": self.abstract(path)}
+
+
 def test_reads_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """However many rows and calls, at most READERS records are read at once: the first
     READERS reads meet at a barrier (so that many do run together) and every read counts how
@@ -205,31 +222,28 @@ def test_reads_are_bounded_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
     active, peak, started, lock = 0, 0, 0, threading.Lock()
     together = threading.Barrier(abstracts.READERS, timeout=10)
 
-    class Counting:
-        def get(self, path: str, params: Any = None) -> Any:
-            raise AssertionError("records are read as JSON")
-
-        def get_json(self, path: str, params: Any = None) -> Any:
-            nonlocal active, peak, started
-            with lock:
-                active, started = active + 1, started + 1
-                peak, first = max(peak, active), started <= abstracts.READERS
-            if first:
-                together.wait()  # held until READERS reads are in flight at once
-            with lock:
-                active -= 1
-            return {"abstract": f"Abstract of {path}."}
+    def abstract(path: str) -> str:
+        nonlocal active, peak, started
+        with lock:
+            active, started = active + 1, started + 1
+            peak, first = max(peak, active), started <= abstracts.READERS
+        if first:
+            together.wait()  # held until READERS reads are in flight at once
+        with lock:
+            active -= 1
+        return f"Abstract of {path}."
 
     rows = [row(n) | {"arxiv_id": f"2401.{n:05d}"} for n in range(25)]
     callers = [
-        threading.Thread(target=abstracts.with_snippets, args=(Counting(), rows)) for _ in range(4)
+        threading.Thread(target=abstracts.with_snippets, args=(RecordsByPath(abstract), rows))
+        for _ in range(4)
     ]
     for caller in callers:
         caller.start()
     for caller in callers:
         caller.join()
     assert peak == abstracts.READERS
-    shown = abstracts.with_snippets(Counting(), rows)
+    shown = abstracts.with_snippets(RecordsByPath(abstract), rows)
     assert [r["snippet"] for r in shown] == [f"Abstract of papers/2401.{n:05d}." for n in range(25)]
 
 
@@ -244,24 +258,15 @@ def test_the_reference_is_the_one_get_paper_info_reads() -> None:
 def test_a_catalog_cannot_make_rows_into_long_upstream_paths() -> None:
     """A hostile list row names its paper by a 100 KB "arXiv ID" or a 200-digit catalog ID: no
     such record is requested, and those rows simply have no snippet."""
-    asked: list[str] = []
-
-    class Recording:
-        def get(self, path: str, params: Any = None) -> Any:
-            raise AssertionError("records are read as JSON")
-
-        def get_json(self, path: str, params: Any = None) -> Any:
-            asked.append(path)
-            return {"abstract": ABSTRACT}
-
+    catalog = RecordsByPath()
     hostile_rows = [
         {"id": "1", "arxiv_id": "2401." + "9" * 100_000, "title": "Long arXiv"},
         {"id": "7" * 200, "title": "Long catalog ID"},
         row(1),
     ]
-    shown = abstracts.with_snippets(Recording(), hostile_rows)
+    shown = abstracts.with_snippets(catalog, hostile_rows)
     assert [r.get("snippet") for r in shown] == [None, None, snippet(ABSTRACT)]
-    assert asked == ["papers/2401.00001"]
+    assert catalog.asked == ["papers/2401.00001"]
     assert abstracts.reference({"id": "7" * abstracts.MAX_REFERENCE}) is not None
 
 
@@ -315,29 +320,20 @@ async def test_on_the_sample_catalog_each_snippet_is_its_papers_abstract(
 
 def test_a_full_pool_costs_rows_their_snippets_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A burst that fills the pool's room does not queue more reads, nor hold the call."""
-    reads: list[str] = []
-
-    class Recording:
-        def get(self, path: str, params: Any = None) -> Any:
-            raise AssertionError("records are read as JSON")
-
-        def get_json(self, path: str, params: Any = None) -> Any:
-            reads.append(path)
-            return {"abstract": "An abstract."}
-
+    catalog = RecordsByPath(lambda path: "An abstract.")
     monkeypatch.setattr(abstracts, "SNIPPET_SECONDS", 30.0)
     room = abstracts._ROOM  # noqa: SLF001 - the bound under test
     taken = [room.acquire(blocking=False) for _ in range(abstracts.PENDING)]
     try:
         assert all(taken), "the room was free before the burst"
         with degraded.watch() as reasons:
-            shown = abstracts.with_snippets(Recording(), [row(1), row(2)])
-        assert reads == [], "nothing was queued (queued reads would have run meanwhile)"
+            shown = abstracts.with_snippets(catalog, [row(1), row(2)])
+        assert catalog.asked == [], "nothing was queued (queued reads would have run meanwhile)"
         assert all("snippet" not in r for r in shown) and reasons == [abstracts.DEGRADED]
     finally:
         for _ in taken:
             room.release()
-    shown = abstracts.with_snippets(Recording(), [row(1), row(2)])
+    shown = abstracts.with_snippets(catalog, [row(1), row(2)])
     assert [r["snippet"] for r in shown] == ["An abstract."] * 2
     # every read gave its room back (done, failed or cancelled)
     again = [room.acquire(blocking=False) for _ in range(abstracts.PENDING)]
