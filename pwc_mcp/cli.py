@@ -163,9 +163,10 @@ def main(argv: list[str] | None = None) -> int:
 def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -> int:
     from pwc_mcp.app import create_app
     from pwc_mcp.localserver import AnnouncingServer, config
-    from pwc_mcp.runtime import settle_heap
+    from pwc_mcp.runtime import cap_arenas, settle_heap
     from pwc_mcp.telemetry import configure_logging
 
+    cap_arenas()  # before the first thread
     configure_logging(settings.log_level)
     if settings.cursor_key_ephemeral:
         log.warning(

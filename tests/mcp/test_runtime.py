@@ -8,6 +8,7 @@ import asyncio
 import gc
 import importlib
 import json
+import platform
 import socket
 import subprocess
 import sys
@@ -155,6 +156,56 @@ def test_settling_the_heap_freezes_what_start_up_built() -> None:
         gc.unfreeze()
 
 
+# A child that lets eight threads allocate and free large blocks, then counts glibc's heaps
+# (malloc_info's <heap> elements: one per arena in use).
+ARENA_PROBE = """
+import ctypes, sys, threading
+from pwc_mcp import runtime
+capped = runtime.cap_arenas() if sys.argv[1] == "cap" else None
+def work():
+    for _ in range(200):
+        blocks = [bytearray(4096) for _ in range(64)]
+        del blocks
+threads = [threading.Thread(target=work) for _ in range(8)]
+for t in threads: t.start()
+for t in threads: t.join()
+libc = ctypes.CDLL(None)
+libc.open_memstream.restype = ctypes.c_void_p
+buf, size = ctypes.c_char_p(), ctypes.c_size_t()
+stream = libc.open_memstream(ctypes.byref(buf), ctypes.byref(size))
+libc.malloc_info(0, ctypes.c_void_p(stream))
+libc.fclose(ctypes.c_void_p(stream))
+print(capped, buf.value.decode().count("<heap nr="))
+"""
+
+
+def _heaps(mode: str, **env: str) -> tuple[str, int]:
+    import os
+
+    environment = {k: v for k, v in os.environ.items() if k != "MALLOC_ARENA_MAX"} | env
+    done = subprocess.run(
+        [sys.executable, "-c", ARENA_PROBE, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=environment,
+        timeout=60,
+    )
+    capped, heaps = done.stdout.split()
+    return capped, int(heaps)
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+    reason="malloc arenas are glibc's",
+)
+def test_threads_share_one_malloc_arena_unless_the_operator_says_otherwise() -> None:
+    assert _heaps("cap") == ("True", 1)
+    _, uncapped = _heaps("none")
+    assert uncapped > 1  # the attack: each allocating thread keeps an arena of its own
+    assert _heaps("cap", MALLOC_ARENA_MAX="4")[0] == "False"  # the operator's setting wins
+
+
 def test_the_server_settles_its_heap_once_it_serves(
     sample: RunningCatalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -163,6 +214,12 @@ def test_the_server_settles_its_heap_once_it_serves(
 
     order: list[str] = []
     monkeypatch.setattr(runtime, "settle_heap", lambda: order.append("settled"))
+
+    def capped() -> bool:
+        order.append("capped")
+        return True
+
+    monkeypatch.setattr(runtime, "cap_arenas", capped)
 
     class Server:  # runs the server's start-up hook, as uvicorn does once it serves
         started = True
@@ -178,4 +235,4 @@ def test_the_server_settles_its_heap_once_it_serves(
     settings = settings_for(sample)
     with socket.socket() as sock:
         assert cli._serve(settings, sock, sample_url=None) == 0  # noqa: SLF001
-    assert order == ["serving", "settled"]
+    assert order == ["capped", "serving", "settled"]
