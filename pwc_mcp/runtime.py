@@ -7,7 +7,7 @@ Each falls back on its own (a platform without uvloop still gets httptools). The
 deadlines and connection cap (`pwc_mcp.connections`) guard either parser.
 
 `settle_heap` and `cap_arenas` are the other process-wide choices: what start-up built is kept
-out of the garbage collector's full passes, and threads share a few malloc arenas.
+out of the garbage collector's full passes, and threads share one malloc arena.
 
 Kept light: deciding imports only the two accelerators, never uvicorn or the server stack.
 """

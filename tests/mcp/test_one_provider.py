@@ -26,12 +26,9 @@ def _declared(service: Any) -> dict[str, set[str]]:
         "template": set(),
         "prompt": set(),
     }
-    for provider in (papers, taxonomy, benchmarks):
-        for key in provider.build(service)._components:
-            kind, _, name = key.partition(":")
-            kinds[kind].add(name.partition("@")[0])
-    for other in (prompts.provider, ui.build()):
-        for key in other._components:
+    domains = [module.build(service) for module in (papers, taxonomy, benchmarks)]
+    for provider in [*domains, prompts.provider, ui.build()]:
+        for key in provider._components:
             kind, _, name = key.partition(":")
             kinds[kind].add(name.partition("@")[0])
     return kinds
