@@ -22,11 +22,12 @@ sit in limiter tables, Redis or logs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -38,6 +39,8 @@ CLIENT_TAG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,127}")
 UNKNOWN = "unknown"
 IPV6_GROUP_PREFIX = 64
 IPV6_SITE_PREFIX = 48
+KNOWN_ENTRIES = 4096  # requests' identifying inputs remembered (KnownClients)
+KNOWN_CHARS = 256  # inputs longer than this (long forwarding chains) are identified afresh
 
 
 def parse_ip(value: str) -> IPAddress | None:
@@ -115,10 +118,17 @@ def _peer(scope: Mapping[str, Any]) -> IPAddress | None:
     kept = scope.get(PEER_KEY)
     if kept is not None and kept[0] is client:
         return kept[1]
-    peer = parse_ip(str(client[0])) if client else None
+    peer = _peer_address(str(client[0])) if client else None
     if isinstance(scope, dict):
         scope[PEER_KEY] = (client, peer)
     return peer
+
+
+@functools.lru_cache(maxsize=1024)
+def _peer_address(host: str) -> IPAddress | None:
+    """A socket peer's address, parsed once per distinct peer (the kernel's text: short, so the
+    cache stays small; forwarded hops, which a client writes, are never cached)."""
+    return parse_ip(host)
 
 
 def direct_loopback(scope: Mapping[str, Any]) -> bool:
@@ -186,6 +196,41 @@ class Client(NamedTuple):
     key: str  # the hashed identity
     group: str | None  # the hashed IPv6 /48 sharing aggregate budgets, or None
     exempt: bool  # a direct loopback peer (the proxy's health checks): housekeeping is free
+
+
+class KnownClients:
+    """The Client of each request's identifying inputs (its peer's address, its
+    X-Forwarded-For and X-PwC-MCP-Client values: everything `identify` reads), remembered,
+    because parsing addresses and hashing them cost a tenth of a cached call's server time.
+
+    Bounded in entries and in each key's size; the oldest entry leaves first. A client that
+    rotates its forwarding headers only churns this table: a forgotten entry is recomputed,
+    never confused with another (the key is the inputs themselves)."""
+
+    def __init__(
+        self, identify: Callable[[Mapping[str, Any]], Client], max_entries: int = KNOWN_ENTRIES
+    ) -> None:
+        self.identify = identify
+        self.max_entries = max_entries
+        self._known: dict[tuple[str | None, tuple[str, ...], tuple[str, ...]], Client] = {}
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def __call__(self, scope: Mapping[str, Any]) -> Client:
+        peer = scope.get("client")
+        host = str(peer[0]) if peer else None
+        hops, tags = header_values(scope, XFF_HEADER), header_values(scope, CLIENT_HEADER)
+        if len(host or "") + sum(map(len, hops)) + sum(map(len, tags)) > KNOWN_CHARS:
+            return self.identify(scope)
+        key = (host, tuple(hops), tuple(tags))
+        found = self._known.get(key)
+        if found is None:
+            found = self.identify(scope)
+            if len(self._known) >= self.max_entries:
+                del self._known[next(iter(self._known))]
+            self._known[key] = found
+        return found
 
 
 class InFlight:

@@ -34,6 +34,7 @@ from pwc_mcp.identity import (
     Client,
     IdentityHasher,
     InFlight,
+    KnownClients,
     client_identity,
     direct_loopback,
     identity_group,
@@ -109,6 +110,7 @@ class RateLimiter:
         self.global_limit = settings.global_concurrency_limit
         self.hash = IdentityHasher(identity_key(settings))
         self.table = InFlight(table_size)
+        self.known = KnownClients(self._identify)
         self.windows = Windows(settings.rate_limit_storage, clock=clock)
         self.global_active = 0
 
@@ -120,6 +122,9 @@ class RateLimiter:
     # -- identity -------------------------------------------------------------------------
     def identify(self, scope: Mapping[str, Any]) -> Client:
         """Whom an ASGI request counts against (hashes only, never the raw address)."""
+        return self.known(scope)
+
+    def _identify(self, scope: Mapping[str, Any]) -> Client:
         identity = client_identity(scope, self.trusted_proxies)
         group = identity_group(identity)
         return Client(

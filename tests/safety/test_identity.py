@@ -9,6 +9,8 @@ import pytest
 
 from pwc_mcp.config import Settings
 from pwc_mcp.identity import (
+    KNOWN_CHARS,
+    KNOWN_ENTRIES,
     IdentityHasher,
     InFlight,
     client_identity,
@@ -221,3 +223,51 @@ def test_the_header_table_follows_the_scope_it_was_built_from() -> None:
     scope["headers"].append((b"host", b"c"))
     assert header_values(scope, b"host") == ["b", "c"]
     assert header_values({"headers": [(b"host", b"d")]}, b"host") == ["d"], "per scope"
+
+
+# -- remembered identities (KnownClients) ------------------------------------------------------
+
+PEERS = ["127.0.0.1", "::1", "10.0.0.7", "203.0.113.5", "2001:db8:1:2::1", "[::1]:80"]
+HOPS = ["203.0.113.9", "10.0.0.8", "2001:db8:9::1", "not-an-ip", "198.51.100.1, 10.0.0.9", ""]
+TAGS = ["chat-1", "chat-2", "bad tag!", ""]
+
+
+def up_to_two(values: list[str]) -> list[list[str]]:
+    return [[], *([v] for v in values), *([a, b] for a in values for b in values)]
+
+
+def test_a_remembered_identity_is_the_one_computed_afresh() -> None:
+    """Every combination of peer, forwarding hops and client tags, twice over, through a table
+    that evicts: each request's Client is the one computed from its own inputs, so no two
+    inputs ever share an entry."""
+    limiter = RateLimiter(Settings(trusted_proxy_cidrs=(ipaddress.ip_network("10.0.0.0/24"),)))
+    limiter.known.max_entries = 2048
+    scopes = [
+        scope(peer, *map(xff, hops), *map(tag, tags))
+        for peer in [*PEERS, None]
+        for hops in up_to_two(HOPS)
+        for tags in up_to_two(TAGS)
+    ]
+    for s in scopes + scopes[::-1]:
+        assert limiter.identify(s) == limiter._identify(s)
+    assert len(limiter.known) == 2048
+
+
+def test_rotating_forwarding_headers_only_churns_the_bounded_table() -> None:
+    """The attack: one loopback peer sends a new X-Forwarded-For on every request. The table
+    never grows past its bound, and a client it forgot is identified afresh, never as another."""
+    limiter = RateLimiter(Settings())
+    first = limiter.identify(scope("127.0.0.1", tag("chat-1")))
+    for i in range(KNOWN_ENTRIES + 500):
+        hop = f"198.51.{i // 256 % 256}.{i % 256}"
+        assert limiter.identify(scope("127.0.0.1", xff(hop))).key == limiter.hash(f"ip:{hop}")
+    assert len(limiter.known) == KNOWN_ENTRIES
+    assert limiter.identify(scope("127.0.0.1", tag("chat-1"))) == first
+
+
+def test_long_forwarding_chains_are_identified_but_not_remembered() -> None:
+    limiter = RateLimiter(Settings())
+    chain = ", ".join(f"198.51.100.{i}" for i in range(40))  # beyond KNOWN_CHARS
+    assert len(chain) > KNOWN_CHARS
+    client = limiter.identify(scope("127.0.0.1", xff(chain)))
+    assert client.key == limiter.hash("ip:198.51.100.39") and len(limiter.known) == 0
