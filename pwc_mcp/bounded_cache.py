@@ -142,12 +142,17 @@ class BoundedTTLCache:
         """`lookup` of each key, at one instant under one lock (a remembered result checks
         every entry it was made from)."""
         found: list[tuple[Any, int] | None] = []
-        with self._lock, self._store.timer:  # one instant for the whole operation
-            self._store.expire()  # no expired entry outlives a lookup
+        store, add = self._store, self._sketch.add
+        with self._lock, store.timer:  # one instant for the whole operation
+            store.expire()  # no expired entry outlives a lookup
             for key in keys:
-                self._sketch.add(key)
-                entry = self._store.get(key)  # a hit becomes the most recently used
-                found.append(None if entry is None else (entry[0], entry[2]))
+                add(key)
+                try:  # `store[key]`, not `get`: one look instead of two (hits are the rule)
+                    entry = store[key]  # a hit becomes the most recently used
+                except KeyError:
+                    found.append(None)
+                else:
+                    found.append((entry[0], entry[2]))
         return found
 
     def set(

@@ -46,7 +46,7 @@ from pwc_mcp.cache_routes import ROUTES, classify, route, ttl_family
 from pwc_mcp.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
 from pwc_mcp.config import MiB
 from pwc_mcp.leases import Hit, SharedFlight
-from pwc_mcp.reads import CURRENT, Read, Reads, allowance, answered_wrong, note
+from pwc_mcp.reads import CURRENT, Read, Reads, allowance, answered_wrong, by_family, note
 from pwc_mcp.shared_values import (
     Miss,
     decode_answer,
@@ -211,10 +211,9 @@ class CachedCatalog:
         """Whether every entry read is still the one cached under its key (one look a family);
         if so each counts as the cache hit it stands for."""
         with self._lock:
-            for family in {read[0] for read in entries}:
-                reads = [(key, stamp) for name, _, key, stamp in entries if name == family]
-                looks = self.caches[family].lookup_many([key for key, _ in reads])
-                for (key, stamp), found in zip(reads, looks, strict=True):
+            for family, reads in by_family(entries).items():
+                looks = self.caches[family].lookup_many([read[2] for read in reads])
+                for (_, _, key, stamp), found in zip(reads, looks, strict=True):
                     current = self._current(family, key, found)
                     if current is None or current[1] != stamp:
                         return False

@@ -9,6 +9,7 @@ caches hold what one call may add to a share of each (pwc_mcp/cache.py, "Fair sh
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
@@ -43,6 +44,14 @@ class Reads:
 
 
 CURRENT: ContextVar[Reads | None] = ContextVar("pwc_cache_reads", default=None)
+
+
+def by_family(entries: Sequence[Read]) -> dict[str, list[Read]]:
+    """The entries read, grouped by cache family in order (one look per family)."""
+    grouped: dict[str, list[Read]] = {}
+    for read in entries:
+        grouped.setdefault(read[0], []).append(read)
+    return grouped
 
 
 def allowance(name: str, cache: BoundedTTLCache, share: int) -> Budget | None:
