@@ -214,7 +214,12 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
             results["throughput"] = throughput(cells, clients, args.seconds, args.rounds)
             servers.stop_all([floor, ceiling])
             print("cold calls, single-flight, pooling ...", flush=True)
-            results["cold"] = asyncio.run(scenarios.cold_overhead(pwc, catalog))
+            upstream_floor = servers.start_reference(
+                "upstream-floor", sizes["search_papers"], logs, api_url=catalog.url
+            )
+            running.append(upstream_floor)
+            results["cold"] = asyncio.run(scenarios.cold_overhead(pwc, upstream_floor, catalog))
+            upstream_floor.stop()
             results["single_flight"] = asyncio.run(scenarios.single_flight(pwc, catalog))
             pwc.stop()
             results["pooling"] = asyncio.run(

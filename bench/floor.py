@@ -77,6 +77,27 @@ def floor_app(response_bytes: int) -> Any:
     return mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
 
 
+def upstream_floor_app(response_bytes: int, api_url: str) -> Any:
+    """The framework floor of a cold call: the floor, whose tool first makes the one catalog
+    request a cold `search_papers` makes (a pooled httpx client, the JSON parsed)."""
+    import httpx
+    from fastmcp import FastMCP
+
+    fixed = page(response_bytes)
+    http = httpx.Client(base_url=api_url, timeout=30.0)
+    mcp = FastMCP("upstream-floor")
+
+    @mcp.tool
+    def search_papers(query: str) -> dict:
+        """Search papers (asks the catalog, returns a fixed page)."""
+        reply = http.get("/papers/search", params={"q": query, "page": 1, "page_size": 25})
+        reply.raise_for_status()
+        reply.json()
+        return fixed
+
+    return mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
+
+
 def ceiling_body(response_bytes: int) -> bytes:
     """A fixed JSON-RPC tools/call answer of about `response_bytes` (for request id 1)."""
     fixed = page(response_bytes)
@@ -107,18 +128,24 @@ def ceiling_app(response_bytes: int) -> Any:
 
 def main(argv: list[str] | None = None) -> None:
     parser = OneLineParser(prog="python -m bench.floor")
-    parser.add_argument("kind", choices=("floor", "ceiling"))
+    parser.add_argument("kind", choices=("floor", "ceiling", "upstream-floor"))
     parser.add_argument("--port", type=port, required=True)
     parser.add_argument("--response-bytes", type=positive_int, default=8192)
+    parser.add_argument("--api-url", help="the catalog an upstream-floor asks")
     args = parser.parse_args(argv)
     import uvicorn
 
     from pwc_mcp.localserver import config
 
-    build = floor_app if args.kind == "floor" else ceiling_app
+    if args.kind == "upstream-floor":
+        if not args.api_url:
+            parser.error("upstream-floor needs --api-url")
+        app = upstream_floor_app(args.response_bytes, args.api_url)
+    else:
+        app = (floor_app if args.kind == "floor" else ceiling_app)(args.response_bytes)
     # The same uvicorn options as `pwc-mcp` (pwc_mcp.cli).
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises SIGINT after shutting down
-        uvicorn.Server(config(build(args.response_bytes), port=args.port)).run()
+        uvicorn.Server(config(app, port=args.port)).run()
 
 
 if __name__ == "__main__":

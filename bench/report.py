@@ -11,9 +11,11 @@ from bench.targets import TOLERANCE
 HOW_TO_RUN = f"""\
 Run `make bench` (or `uv run python -m bench`; `--help` lists the knobs). It starts, on loopback,
 the sample catalog, `pwc-mcp` against it, a framework floor (a minimal FastMCP stateless server
-whose one tool returns a fixed page of the same size as a `search_papers` answer) and a bare ASGI
-ceiling (one Starlette route returning fixed JSON-RPC bytes), each in its own uvicorn process,
-and drives them with one asyncio/httpx load generator in alternation. `pwc-mcp` runs with
+whose one tool returns a fixed page of the same size as a `search_papers` answer), a bare ASGI
+ceiling (one Starlette route returning fixed JSON-RPC bytes) and, for cold calls, an upstream
+floor (the floor whose tool first makes the catalog request a cold `search_papers` makes), each
+in its own uvicorn process, and drives them with one asyncio/httpx load generator in
+alternation. `pwc-mcp` runs with
 `PWC_MCP_REQUEST_LIMIT=unlimited` and `PWC_MCP_SEMANTIC_LIMIT=unlimited` (a setting meant for
 benchmarks only: the windows still count, so their cost is measured, but never refuse), so no
 measured answer is a refusal; any answer that is not a successful tool call stops the run with one
@@ -23,7 +25,7 @@ prints the table: every target met or missed, and a gate against the recorded ru
 (`bench/recorded.json`, the run this page shows). The timing figures of one machine move by tens of
 percent from run to run, so it exits 1 only on a gross regression: a timing or memory figure
 worse than {TOLERANCE}× the recorded run's (cold-call milliseconds per millisecond of the same
-run's floor), or a deterministic behaviour (single-flight, pooling, failed calls) that misses its
+run's floor, from at least the target), or a deterministic behaviour (single-flight, pooling, failed calls) that misses its
 target. `--record` makes the run the recorded one. About 3 minutes on 2 cores."""
 
 

@@ -143,7 +143,10 @@ def start_pwc(name: str, api_url: str, logs: Path, probe: bytes = PROBE) -> Serv
     return _ready(server, probe)
 
 
-def start_reference(kind: str, response_bytes: int, logs: Path) -> Server:
+def start_reference(
+    kind: str, response_bytes: int, logs: Path, api_url: str | None = None
+) -> Server:
+    """The floor, the ceiling or the upstream floor (which asks the catalog at `api_url`)."""
     argv = [
         sys.executable,
         "-m",
@@ -153,6 +156,7 @@ def start_reference(kind: str, response_bytes: int, logs: Path) -> Server:
         "{port}",
         "--response-bytes",
         str(response_bytes),
+        *(["--api-url", api_url] if api_url else []),
     ]
     return _ready(spawn(kind, argv, logs))
 

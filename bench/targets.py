@@ -65,29 +65,29 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     found += _vs_ceiling(results["throughput"])
     cold = results["cold"]
     one = {r["server"]: r["p50_ms"] for r in results["throughput"] if r["clients"] == 1}
-    # What FastMCP itself spends on any request (floor minus the bare ASGI ceiling, same client,
-    # same run): part of "cold call minus upstream", but not something pwc-mcp adds.
-    framework_ms = max(0.0, one.get("floor", 0.0) - one.get("ceiling", 0.0))
-    beyond = cold["added_p50_ms"] - framework_ms
+    beyond = cold["beyond_floor_p50_ms"]
     per_call = cold["upstream_requests_per_call"]
     found.append(
         _target(
             "cold_added_ms",
             f"cold search_papers, {cold['injected_latency_ms']:.0f} ms upstream: "
-            "latency pwc-mcp adds (p50)",
-            f"{beyond:.1f} ms = cold call {cold['tool_call_p50_ms']:.1f} ms − direct "
-            f"upstream request {cold['upstream_direct_p50_ms']:.1f} ms − FastMCP's own request "
-            f"path {framework_ms:.1f} ms (floor {one.get('floor', 0):.1f} ms − bare ASGI "
-            f"{one.get('ceiling', 0):.1f} ms); raw cold − upstream {cold['added_p50_ms']:.1f} ms; "
-            f"{per_call} upstream request per call (median; at most "
-            f"{cold.get('upstream_requests_most', per_call)}: a search whose rows' paper "
+            "latency pwc-mcp adds beyond the framework floor's cold call (p50)",
+            f"{beyond:.1f} ms = cold call {cold['tool_call_p50_ms']:.1f} ms − the floor's cold "
+            f"call {cold['floor_cold_p50_ms']:.1f} ms (FastMCP, one tool making the same "
+            "upstream request; median of the per-round differences); raw cold − direct "
+            f"upstream request ({cold['upstream_direct_p50_ms']:.1f} ms) "
+            f"{cold['added_p50_ms']:.1f} ms; {per_call} upstream request per call (median; at "
+            f"most {cold.get('upstream_requests_most', per_call)}: a search whose rows' paper "
             "records are not cached yet reads them too)",
             f"≤ {MAX_ADDED_MS:.0f} ms",
             beyond <= MAX_ADDED_MS and per_call == 1,
             value=beyond,
             # Milliseconds grow with the machine's load; per ms of the floor's own round trip
-            # in the same run they do not, so the gate compares that.
+            # in the same run they do not, so the gate compares that. A figure this close to
+            # zero moves by its own size from run to run: the gate's base is at least the
+            # target, so only a regression beyond it (and the tolerance) is gross.
             scale=one.get("floor") or None,
+            least=MAX_ADDED_MS,
             unit=" ms",
             better="lower",
             noisy=True,
@@ -252,6 +252,11 @@ def _compare(target: dict[str, Any], figure: dict[str, Any]) -> tuple[bool, str]
     """(gross, why) of a timing or memory figure against the recorded one."""
     higher, unit = target["better"] == "higher", target["unit"]
     now, then = target["value"], figure["value"]
+    # the gate's base: the recorded figure, or the target's bound if that is further
+    least = target.get("least")
+    based = least is not None and least > then
+    if based:
+        then = least
     scaled = bool(target.get("scale") and figure.get("scale"))
     if scaled:
         now, then, unit = now / target["scale"], then / figure["scale"], "×"
@@ -261,10 +266,11 @@ def _compare(target: dict[str, Any], figure: dict[str, Any]) -> tuple[bool, str]
     needs = f"needs {'≥' if higher else '≤'} {_shown(bound, unit, 1)}"
     if not scaled:
         return gross, f"{needs} (recorded {_shown(then, unit)})"
+    base = f"the target's {_shown(least, target['unit'])}" if based else "that"
     return gross, (
         f"{_shown(now, unit)} the floor's p50, {needs} (recorded "
-        f"{_shown(figure['value'], target['unit'])} at a {figure['scale']} ms floor = "
-        f"{_shown(then, unit)})"
+        f"{_shown(figure['value'], target['unit'])} at a {figure['scale']} ms floor; "
+        f"{base} = {_shown(then, unit)})"
     )
 
 
@@ -319,7 +325,7 @@ def readme_summary(recorded: dict[str, Any]) -> str:
         + ("met every target" if not missed else "missed " + "; ".join(missed))
         + f": cached tool calls with 16 clients at {min(ratios):.2f}–{max(ratios):.2f}× the "
         f"floor's throughput (target {figures['vs_floor:search_papers']['target']}){vs_ceiling}; "
-        f"{cold['value']:.1f} ms added per cold call beyond the upstream and FastMCP's own path "
+        f"{cold['value']:.1f} ms added per cold call beyond the framework floor's cold call "
         f"({cold['target']}); {_count(flight['value'], 'upstream request')} for "
         f"{flight['callers']} identical concurrent cold calls; "
         f"{_count(pool['value'], 'upstream connection')} for {pool['calls']} sequential calls; "

@@ -17,10 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from bench import load, report, servers, targets
+from bench import floor, load, report, servers, targets
 from pwc_mcp import abstracts
 from pwc_mcp.config import ConfigError, Settings
 from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.sample import start_sample_catalog
 from tests.helpers import ROOT
 
 # A 2-core machine completes more than this many cached calls in one minute (issue #17).
@@ -62,6 +63,29 @@ def refusing_after(allowed: int) -> Starlette:
         return JSONResponse({"jsonrpc": "2.0", "id": 1, "result": result})
 
     return Starlette(routes=[Route("/mcp", mcp, methods=["POST"])])
+
+
+def test_the_upstream_floor_asks_the_catalog_on_every_call() -> None:
+    """The cold-call reference is honest only if it waits on the upstream as a cold pwc-mcp call
+    does: one catalog request per call, counted by the catalog itself."""
+    with (
+        start_sample_catalog() as catalog,
+        serve_in_thread(floor.upstream_floor_app(6000, catalog.url), name="upstream-floor") as ref,
+    ):
+
+        async def twice() -> list[tuple[int, dict]]:
+            answers = []
+            async with load.client(1) as http:
+                for query in ("transformer", "transformer"):
+                    before = catalog.stats.total()
+                    _, result = await load.call(
+                        http, f"{ref.origin}/mcp", "search_papers", {"query": query}
+                    )
+                    answers.append((catalog.stats.total() - before, result))
+            return answers
+
+        for asked, result in asyncio.run(twice()):
+            assert asked == 1 and result["structuredContent"]["count"] > 0
 
 
 def test_a_refusal_during_a_measurement_fails_the_run_with_one_line() -> None:
@@ -113,6 +137,7 @@ def a_run(
         "throughput": rows,
         "cold": {"injected_latency_ms": 50.0, "tool_call_p50_ms": 60.0,
                  "upstream_direct_p50_ms": 55.0, "added_p50_ms": added_ms + framework_ms,
+                 "floor_cold_p50_ms": 60.0 - added_ms, "beyond_floor_p50_ms": added_ms,
                  "upstream_requests_per_call": 1},
         "single_flight": {"callers": 64, "injected_latency_ms": 50.0, "failed_calls": 0,
                           "upstream_requests": upstream_requests + 3,
@@ -161,19 +186,34 @@ def test_below_the_tolerance_of_the_recorded_ratio_is_a_gross_regression() -> No
     assert len(gated(a_run(ratio=0.7), recorded(ratio=1.0))) == 3
 
 
-def test_cold_milliseconds_are_gated_per_ms_of_the_floor_in_the_same_run() -> None:
-    """A loaded machine slows every round trip: 19.8 ms added beside a 9.9 ms floor (this
-    machine under five engineers' test runs) is the recorded 4.6 ms beside 2.7 ms."""
-    baseline = {"targets": {"cold_added_ms": {"value": 4.6, "scale": 2.7}}}
-    loaded = a_run(added_ms=19.8, floor_ms=9.9)
-    assert gated(loaded, baseline) == []
-    cold = next(t for t in loaded["targets"] if t["key"] == "cold_added_ms")
-    assert cold["pass"] is False
-    assert cold["gate"] == (
-        "ok: 2.00× the floor's p50, needs ≤ 2.130× (recorded 4.6 ms at a 2.7 ms floor = 1.70×)"
-    )
-    slower = a_run(added_ms=19.8, floor_ms=2.7)
-    assert gated(slower, baseline) == [cold["name"]]
+@pytest.mark.parametrize(
+    ("recorded_ms", "scale", "run", "met", "gate", "gross"),
+    [
+        # A loaded machine slows every round trip: 19.8 ms added beside a 9.9 ms floor (this
+        # machine under five engineers' test runs) is the recorded 4.6 ms beside 2.7 ms.
+        (4.6, 2.7, (19.8, 9.9), False, "2.00× the floor's p50, needs ≤ 2.130× (recorded "
+         "4.6 ms at a 2.7 ms floor; that = 1.70×)", (19.8, 2.7)),
+        # 0.4 ms recorded moves by its own size between runs: the gate starts from the 3 ms
+        # target, so 1.2 ms (or a miss within noise) beside the same floor is no regression.
+        (0.4, 1.8, (1.2, 1.8), True, "0.67× the floor's p50, needs ≤ 2.083× (recorded 0.4 ms "
+         "at a 1.8 ms floor; the target's 3.0 ms = 1.67×)", (3.8, 1.8)),
+    ],
+)  # fmt: skip
+def test_cold_milliseconds_are_gated_per_ms_of_the_floor_from_at_least_the_target(
+    recorded_ms: float,
+    scale: float,
+    run: tuple[float, float],
+    met: bool,
+    gate: str,
+    gross: tuple[float, float],
+) -> None:
+    baseline = {"targets": {"cold_added_ms": {"value": recorded_ms, "scale": scale}}}
+    results = a_run(added_ms=run[0], floor_ms=run[1])
+    assert gated(results, baseline) == []
+    cold = next(t for t in results["targets"] if t["key"] == "cold_added_ms")
+    assert (cold["pass"], cold["gate"]) == (met, f"ok: {gate}")
+    assert gated(a_run(added_ms=3.6, floor_ms=1.8), baseline) == []  # a miss within noise
+    assert gated(a_run(added_ms=gross[0], floor_ms=gross[1]), baseline) == [cold["name"]]
 
 
 def test_deterministic_behaviours_fail_on_any_miss() -> None:
@@ -205,7 +245,8 @@ def test_record_makes_a_run_the_recorded_one(tmp_path: Path) -> None:
     again = targets.load(path)
     assert again["targets"]["vs_floor:get_benchmark"]["value"] == 0.99  # as the table shows it
     assert again["targets"]["cold_added_ms"] == {
-        "name": "cold search_papers, 50 ms upstream: latency pwc-mcp adds (p50)",
+        "name": "cold search_papers, 50 ms upstream: latency pwc-mcp adds beyond the framework "
+        "floor's cold call (p50)",
         "unit": " ms",
         "target": "≤ 3 ms",
         "scale": 2.0,  # the floor's p50 at one client in that run

@@ -31,6 +31,7 @@ CASES = [
     ("bench.outline", ["--no-such-flag"]),
     ("bench.floor", ["floor", "--port", BUSY]),
     ("bench.floor", ["ceiling", "--port", "99999"]),  # was a traceback from uvicorn
+    ("bench.floor", ["upstream-floor", "--port", "0"]),  # no catalog to ask
     ("bench.profile", ["floor", "--port", BUSY, "--out", "{tmp}/floor.prof"]),
     ("bench.profile", ["pwc"]),
     ("bench.layers", ["--port", "99999"]),
