@@ -228,7 +228,8 @@ class KnownClients:
         if found is None:
             found = self.identify(scope)
             if len(self._known) >= self.max_entries:
-                del self._known[next(iter(self._known))]
+                # the event loop's table; pop, not del, in case another thread evicted it first
+                self._known.pop(next(iter(self._known)), None)
             self._known[key] = found
         return found
 
