@@ -116,7 +116,9 @@ def parse_message(body: bytes) -> tuple[dict[str, Any], str, str | None]:
         raise BadMessage(INVALID_REQUEST, "invalid request: batches are not supported")
     if not isinstance(message, dict):
         raise BadMessage(INVALID_REQUEST, "invalid request: expected a JSON-RPC object")
-    if _too_deep(message):
+    # Nesting needs an opening bracket per level, and every `{` or `[` holds a byte of that
+    # value in any of JSON's encodings: fewer of them than the limit cannot be too deep.
+    if body.count(b"{") + body.count(b"[") >= MAX_JSON_DEPTH and _too_deep(message):
         raise BadMessage(INVALID_REQUEST, "invalid request: JSON nested too deeply")
     has_id = "id" in message
     if has_id and not _valid_id(message["id"]):

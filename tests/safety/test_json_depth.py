@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pwc_mcp.jsonrpc import MAX_JSON_DEPTH, _too_deep
+from pwc_mcp.jsonrpc import MAX_JSON_DEPTH, BadMessage, _too_deep, parse_message
 
 
 def deepest(value: Any, depth: int = 1) -> int:
@@ -46,3 +46,18 @@ def test_at_the_bound_and_one_past_it() -> None:
     assert not _too_deep(nested(MAX_JSON_DEPTH - 1))
     assert _too_deep(nested(MAX_JSON_DEPTH))
     assert not _too_deep(nested(MAX_JSON_DEPTH - 1) + [[]])  # an empty container holds nothing
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le"])
+def test_a_body_at_the_bound_is_refused_in_every_json_encoding(encoding: str) -> None:
+    """parse_message skips the walk when the body has fewer opening brackets than the bound
+    (each level needs one): at the bound it still walks, whatever encoding the body is in."""
+
+    def body(levels: int) -> bytes:  # the message object and params are two levels already
+        inner = "[" * levels + "1" + "]" * levels
+        text = f'{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"x":{inner}}}}}'
+        return text.encode(encoding)
+
+    parse_message(body(MAX_JSON_DEPTH - 3))
+    with pytest.raises(BadMessage, match="nested too deeply"):
+        parse_message(body(MAX_JSON_DEPTH - 2))
