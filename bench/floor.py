@@ -62,37 +62,25 @@ def page(response_bytes: int) -> dict[str, Any]:
     return result
 
 
-def floor_app(response_bytes: int) -> Any:
-    """The framework floor: FastMCP 4, stateless, JSON responses, one sync tool."""
-    from fastmcp import FastMCP
-
-    fixed = page(response_bytes)
-    mcp = FastMCP("floor")
-
-    @mcp.tool
-    def search_papers(query: str) -> dict:
-        """Search papers (returns a fixed page)."""
-        return fixed
-
-    return mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
-
-
-def upstream_floor_app(response_bytes: int, api_url: str) -> Any:
-    """The framework floor of a cold call: the floor, whose tool first makes the one catalog
-    request a cold `search_papers` makes (a pooled httpx client, the JSON parsed)."""
+def floor_app(response_bytes: int, api_url: str | None = None) -> Any:
+    """The framework floor: FastMCP 4, stateless, JSON responses, one sync tool returning a
+    fixed page. With `api_url`, the floor of a cold call (the upstream floor): the tool first
+    makes the one catalog request a cold `search_papers` makes (a pooled httpx client, the JSON
+    parsed), so the two floors differ by that request alone."""
     import httpx
     from fastmcp import FastMCP
 
     fixed = page(response_bytes)
-    http = httpx.Client(base_url=api_url, timeout=30.0)
-    mcp = FastMCP("upstream-floor")
+    http = None if api_url is None else httpx.Client(base_url=api_url, timeout=30.0)
+    mcp = FastMCP("floor" if http is None else "upstream-floor")
 
     @mcp.tool
     def search_papers(query: str) -> dict:
-        """Search papers (asks the catalog, returns a fixed page)."""
-        reply = http.get("/papers/search", params={"q": query, "page": 1, "page_size": 25})
-        reply.raise_for_status()
-        reply.json()
+        """Search papers (returns a fixed page)."""
+        if http is not None:
+            reply = http.get("/papers/search", params={"q": query, "page": 1, "page_size": 25})
+            reply.raise_for_status()
+            reply.json()
         return fixed
 
     return mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
@@ -137,12 +125,12 @@ def main(argv: list[str] | None = None) -> None:
 
     from pwc_mcp.localserver import config
 
-    if args.kind == "upstream-floor":
-        if not args.api_url:
-            parser.error("upstream-floor needs --api-url")
-        app = upstream_floor_app(args.response_bytes, args.api_url)
+    if args.kind == "upstream-floor" and not args.api_url:
+        parser.error("upstream-floor needs --api-url")
+    if args.kind == "ceiling":
+        app = ceiling_app(args.response_bytes)
     else:
-        app = (floor_app if args.kind == "floor" else ceiling_app)(args.response_bytes)
+        app = floor_app(args.response_bytes, args.api_url if args.kind != "floor" else None)
     # The same uvicorn options as `pwc-mcp` (pwc_mcp.cli).
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises SIGINT after shutting down
         uvicorn.Server(config(app, port=args.port)).run()

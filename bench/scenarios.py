@@ -62,13 +62,14 @@ async def cold_overhead(
                 )
                 times["direct"].append(time.perf_counter() - began)
                 reply.raise_for_status()
-                for turn in ("floor", "cold") if i % 2 == 0 else ("cold", "floor"):
-                    if turn == "floor":
-                        times["floor"].append(await timed(http, floor.url, f"floor {tag} {i}"))
-                        continue
-                    before = catalog.stats.total()
-                    times["cold"].append(await timed(http, server.url, f"cold {tag} {i}"))
-                    upstream_per_call.append(catalog.stats.total() - before)
+                floor_first = i % 2 == 0
+                if floor_first:
+                    times["floor"].append(await timed(http, floor.url, f"floor {tag} {i}"))
+                before = catalog.stats.total()
+                times["cold"].append(await timed(http, server.url, f"cold {tag} {i}"))
+                upstream_per_call.append(catalog.stats.total() - before)
+                if not floor_first:
+                    times["floor"].append(await timed(http, floor.url, f"floor {tag} {i}"))
                 times["cached"].append(await timed(http, server.url, f"warm {tag}"))
     finally:
         catalog.faults.latency = 0.0

@@ -264,9 +264,10 @@ def _compare(target: dict[str, Any], figure: dict[str, Any]) -> tuple[bool, str]
     gross = now < bound if higher else now > bound
     # One digit more than the figure: a bound shown rounded would pass what it fails.
     needs = f"needs {'≥' if higher else '≤'} {_shown(bound, unit, 1)}"
-    if not scaled:
-        return gross, f"{needs} (recorded {_shown(then, unit)})"
     base = f"the target's {_shown(least, target['unit'])}" if based else "that"
+    if not scaled:
+        shown = f"; {base}" if based else ""
+        return gross, f"{needs} (recorded {_shown(figure['value'], unit)}{shown})"
     return gross, (
         f"{_shown(now, unit)} the floor's p50, {needs} (recorded "
         f"{_shown(figure['value'], target['unit'])} at a {figure['scale']} ms floor; "

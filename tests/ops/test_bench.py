@@ -70,7 +70,7 @@ def test_the_upstream_floor_asks_the_catalog_on_every_call() -> None:
     does: one catalog request per call, counted by the catalog itself."""
     with (
         start_sample_catalog() as catalog,
-        serve_in_thread(floor.upstream_floor_app(6000, catalog.url), name="upstream-floor") as ref,
+        serve_in_thread(floor.floor_app(6000, catalog.url), name="upstream-floor") as ref,
     ):
 
         async def twice() -> list[tuple[int, dict]]:
@@ -214,6 +214,13 @@ def test_cold_milliseconds_are_gated_per_ms_of_the_floor_from_at_least_the_targe
     assert (cold["pass"], cold["gate"]) == (met, f"ok: {gate}")
     assert gated(a_run(added_ms=3.6, floor_ms=1.8), baseline) == []  # a miss within noise
     assert gated(a_run(added_ms=gross[0], floor_ms=gross[1]), baseline) == [cold["name"]]
+
+
+def test_an_unscaled_recording_below_the_target_says_the_gate_starts_from_the_target() -> None:
+    results = a_run(added_ms=1.2)
+    assert gated(results, {"targets": {"cold_added_ms": {"value": 0.4}}}) == []
+    cold = next(t for t in results["targets"] if t["key"] == "cold_added_ms")
+    assert cold["gate"] == "ok: needs ≤ 3.75 ms (recorded 0.4 ms; the target's 3.0 ms)"
 
 
 def test_deterministic_behaviours_fail_on_any_miss() -> None:
