@@ -1,11 +1,13 @@
-"""The two reference servers: the FastMCP framework floor and the bare ASGI ceiling.
+"""The reference servers: the FastMCP framework floor, the bare ASGI ceiling, and the upstream
+floor (the framework floor whose tool first asks the catalog, for cold calls).
 
-Both answer POST /mcp with a fixed page of papers sized to match a real `search_papers` answer
-(`--response-bytes`), and both are served by uvicorn with the very options `pwc-mcp` uses, so
+Each answers POST /mcp with a fixed page of papers sized to match a real `search_papers` answer
+(`--response-bytes`), and each is served by uvicorn with the very options `pwc-mcp` uses, so
 the only difference from `pwc-mcp` is the work done per request.
 
-    python -m bench.floor floor   --port P --response-bytes N
-    python -m bench.floor ceiling --port P --response-bytes N
+    python -m bench.floor floor          --port P --response-bytes N
+    python -m bench.floor ceiling        --port P --response-bytes N
+    python -m bench.floor upstream-floor --port P --response-bytes N --api-url URL
 """
 
 from __future__ import annotations
