@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from pwc_mcp.sample import RunningCatalog, start_sample_catalog
+
 # Property tests must not fail because a 2-core machine is loaded: no health check that load can
 # trip, no per-example deadline, and the same examples on every run (a failure reproduces).
 settings.register_profile(
@@ -18,7 +20,6 @@ settings.register_profile(
 )
 settings.load_profile("suite")
 
-from pwc_mcp.sample import RunningCatalog, start_sample_catalog
 
 
 @pytest.fixture(scope="session")
