@@ -11,7 +11,7 @@
 # environment; without one the server signs cursors with an ephemeral key and warns.
 # Set PWC_MCP_PUBLIC_URL (https://paperswithcode.co, or the Space's https://....hf.space) so
 # /.well-known/mcp advertises it with a public cache lifetime. Without nginx in front (a Space)
-# the server's own socket deadlines and connection cap (pwc_mcp.connections) hold the line.
+# the server's own socket deadlines and connection cap (pwc_mcp.serving.connections) hold the line.
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 

@@ -19,11 +19,11 @@ from typing import Any
 from bench import args as arguments
 from bench import cost, layers, load, merging, outline, report, scenarios, servers, targets
 from bench.load import Sample
-from pwc_mcp.examples import MEASURED
 from pwc_mcp.sample import start_sample_catalog
+from pwc_mcp.site.examples import MEASURED
 
 RESULTS = Path(__file__).resolve().parent / "results"
-# Measured calls come from the one example table (pwc_mcp/examples.py).
+# Measured calls come from the one example table (pwc_mcp/site/examples.py).
 WORKLOADS: dict[str, tuple[str, dict[str, Any]]] = {
     tool: (tool, args) for tool, args in MEASURED.items()
 }

@@ -8,11 +8,11 @@ import math
 import sys
 from collections.abc import Callable
 
-from pwc_mcp.cli import OneLineParser, _port
+from pwc_mcp.serving.arguments import OneLineParser, port_number
 
 __all__ = ["OneLineParser", "clients", "guarded", "one_line", "port", "positive", "positive_int"]
 
-port = _port  # the same rule as pwc-mcp's --port: 0-65535, no digits argparse would mangle
+port = port_number  # the same rule as pwc-mcp's --port: 0-65535, no digits argparse would mangle
 MAX_LINE = 300  # a log line can be a whole JSON body
 
 

@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     import uvicorn
 
-    from pwc_mcp.localserver import config
+    from pwc_mcp.serving.localserver import config
 
     if args.kind == "upstream-floor" and not args.api_url:
         parser.error("upstream-floor needs --api-url")

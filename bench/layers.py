@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from pwc_mcp.app import create_app
     from pwc_mcp.config import Settings
-    from pwc_mcp.localserver import config
+    from pwc_mcp.serving.localserver import config
 
     app, chain = probed(create_app(Settings.from_env()), ceiling_body(args.response_bytes))
     print("layers:", ",".join(chain), flush=True)

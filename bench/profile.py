@@ -28,9 +28,9 @@ from bench.args import OneLineParser, port, positive_int
 # key: (file, line, function); categories by the file's package, builtins by their caller's.
 CATEGORIES = [
     (
-        "pwc_mcp/guards.py pwc_mcp/admission.py pwc_mcp/jsonrpc.py pwc_mcp/windows.py "
-        "pwc_mcp/connections.py pwc_mcp/hosts.py pwc_mcp/rate_limits.py pwc_mcp/identity.py "
-        "pwc_mcp/telemetry.py",
+        "pwc_mcp/edge/guards.py pwc_mcp/edge/admission.py pwc_mcp/edge/jsonrpc.py pwc_mcp/edge/windows.py "
+        "pwc_mcp/serving/connections.py pwc_mcp/config/hosts.py pwc_mcp/edge/rate_limits.py pwc_mcp/edge/identity.py "
+        "pwc_mcp/edge/telemetry.py",
         "pwc-mcp safety layer (guards, admission, limits, identity, connections, ops log)",
     ),
     ("pwc_mcp/", "pwc-mcp tool code (params, catalog, cache, output models)"),
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import uvicorn
 
-    from pwc_mcp.localserver import config
+    from pwc_mcp.serving.localserver import config
 
     if args.app == "pwc":
         from pwc_mcp.app import create_app

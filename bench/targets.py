@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pwc_mcp.abstracts import READERS
+from pwc_mcp.tools.abstracts import READERS
 
 RECORDED = Path(__file__).resolve().parent / "recorded.json"
 TOLERANCE = 0.8

@@ -21,10 +21,10 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import Faults, SampleStore, create_app
 from pwc_mcp.sample.app import API_PREFIX
 from pwc_mcp.sample.store import long_appendix
+from pwc_mcp.serving.localserver import serve_in_thread
 
 MARKDOWN_PAPERS = (
     "1706.03762",

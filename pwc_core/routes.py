@@ -4,7 +4,7 @@ Each module that registers handlers lists the catalog routes it reads in a modul
 `ROUTES` table, one route a line (`routes()` reads it): the path pattern (`{ref}` may hold any
 text, slashes included; `{id}` is one segment), the JSON shape the route answers with (a list
 page or one object) and its freshness family. The server's cache derives its counter labels,
-shape checks and TTLs from these declarations (pwc_mcp/cache_routes.py);
+shape checks and TTLs from these declarations (pwc_mcp/caching/cache_routes.py);
 tests/test_completeness.py fails when a command reads a route no module declares.
 """
 

@@ -3,7 +3,7 @@ tool its parameter in MCP syntax (`authors: ["1187"]`).
 
 A handler raises an error whose message is `Words`: a template and the parts it names. Its
 `str()` is the CLI's message, the contract (docs/upstream-api.md#errors-and-exit-codes), and the MCP server
-says the same parts as its tools name them (pwc_mcp.tool_errors), so no front end ever rewrites
+says the same parts as its tools name them (pwc_mcp.answers.tool_errors), so no front end ever rewrites
 another's finished text. An ambiguity carries its candidates and what tells them apart.
 """
 

@@ -27,25 +27,26 @@ from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.types import ASGIApp  # noqa: E402
 
 from pwc_core.transport import CatalogClient  # noqa: E402
-from pwc_mcp import __version__, server_card  # noqa: E402
-from pwc_mcp.admission import BODY_SECONDS  # noqa: E402
-from pwc_mcp.cache import CachedCatalog, ChunkCache  # noqa: E402
+from pwc_mcp import __version__  # noqa: E402
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache  # noqa: E402
+from pwc_mcp.caching.leases import SharedFlight  # noqa: E402
+from pwc_mcp.caching.shared_cache import SharedCache  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
+from pwc_mcp.edge.admission import BODY_SECONDS  # noqa: E402
+from pwc_mcp.edge.guards import protect  # noqa: E402
+from pwc_mcp.edge.identity import direct_loopback, from_proxy  # noqa: E402
+from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
+from pwc_mcp.edge.rate_limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
 from pwc_mcp.fast_path import FastPath  # noqa: E402
 from pwc_mcp.first_probe import reporting_first_failure  # noqa: E402
-from pwc_mcp.guards import protect  # noqa: E402
-from pwc_mcp.identity import direct_loopback, from_proxy  # noqa: E402
-from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
-from pwc_mcp.landing import HEADERS as PAGE_HEADERS  # noqa: E402
-from pwc_mcp.landing import LandingPage  # noqa: E402
-from pwc_mcp.leases import SharedFlight  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
-from pwc_mcp.rate_limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
-from pwc_mcp.representations import PerOrigin, respond  # noqa: E402
 from pwc_mcp.server import build_server, result_memo  # noqa: E402
-from pwc_mcp.shared_cache import SharedCache  # noqa: E402
+from pwc_mcp.site import server_card
+from pwc_mcp.site.landing import HEADERS as PAGE_HEADERS  # noqa: E402
+from pwc_mcp.site.landing import LandingPage  # noqa: E402
+from pwc_mcp.site.representations import PerOrigin, respond  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"

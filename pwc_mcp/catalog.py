@@ -24,8 +24,8 @@ from pwc_core.errors import (
 )
 from pwc_core.resolution import OutsideCatalog, canonical_reference, outside_catalog, require_paper
 from pwc_core.transport import paper_segment
+from pwc_mcp.answers.tool_errors import tool_error
 from pwc_mcp.cursors import CONTENT_VERSION, CursorCodec, CursorError, CursorState
-from pwc_mcp.tool_errors import tool_error
 
 CHUNK_LIMIT = 65_536
 # Commands whose paper reference the server resolves first: every command with a `paper`
@@ -125,7 +125,7 @@ class CatalogService:
 
     def raw_chunk(self, state: CursorState) -> tuple[bytes, bool, int, str]:
         """(body, truncated, next offset, content version) of one chunk: from the versioned
-        chunk cache, else one upstream read (pwc_mcp/sections.py reads through this too)."""
+        chunk cache, else one upstream read (pwc_mcp/tools/sections.py reads through this too)."""
         # Chunks are cached as UTF-8 bytes, the unit the cache's byte ceiling counts: a str of
         # CJK or emoji text takes several times its UTF-8 size in memory.
         key = (state.paper, state.content_version, state.offset, state.limit)

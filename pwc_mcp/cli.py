@@ -1,6 +1,6 @@
 """The `pwc-mcp` entry point, kept light: `--help` and `--version` never import FastMCP.
 
-`--version` also says what uvicorn runs on (pwc_mcp.runtime: uvloop and httptools when both
+`--version` also says what uvicorn runs on (pwc_mcp.serving.runtime: uvloop and httptools when both
 import, else asyncio and h11), the same choice `pwc-mcp` then serves with.
 
 Start-up order: parse, validate the configuration, bind the socket(s) (a taken port fails here,
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from pwc_mcp import __version__
+from pwc_mcp.serving.arguments import OneLineParser, port_number
 
 if TYPE_CHECKING:
     import socket
@@ -32,23 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("pwc_mcp")
 SAMPLE_PORT_ENV = "PWC_SAMPLE_PORT"
 PORT_HINT = "set PORT=<free port> (or pass --port 0 for any free port)"
-
-
-def _port(text: str) -> int:
-    # isdigit() alone passes "²" and 5,000-digit strings, which int() refuses with a traceback.
-    digits = text.lstrip("0") or "0"
-    if not (text.isascii() and text.isdigit() and len(digits) <= 5) or int(digits) > 65535:
-        raise argparse.ArgumentTypeError("must be an integer between 0 and 65535 (0 = a free port)")
-    return int(digits)
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line on stderr (exit 2): the full usage block is in
-    --help, and a wrapped usage line above the error would bury it. Every `python -m` entry point
-    of the project uses it (the sample catalog, the benchmarks)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message}; run '{self.prog} --help'\n")
 
 
 class VersionAction(argparse.Action):
@@ -61,7 +45,7 @@ class VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> NoReturn:
-        from pwc_mcp import runtime
+        from pwc_mcp.serving import runtime
 
         print(f"pwc-mcp {__version__}\n{runtime.current().describe()}")  # stdout, as argparse's
         parser.exit(0)
@@ -74,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=VersionAction)
     parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
-    parser.add_argument("--port", type=_port, help="port, 0 for a free one (default $PORT or 7860)")
+    parser.add_argument(
+        "--port", type=port_number, help="port, 0 for a free one (default $PORT or 7860)"
+    )
     parser.add_argument(
         "--sample-catalog",
         action="store_true",
@@ -82,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--sample-port",
-        type=_port,
+        type=port_number,
         help=f"the sample catalog's port (default ${SAMPLE_PORT_ENV} or a free one)",
     )
     return parser
@@ -112,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     sample_port = args.sample_port
     if sample_port is None and os.environ.get(SAMPLE_PORT_ENV, "").strip():
         try:
-            sample_port = _port(os.environ[SAMPLE_PORT_ENV].strip())
+            sample_port = port_number(os.environ[SAMPLE_PORT_ENV].strip())
         except argparse.ArgumentTypeError as error:
             print(f"pwc-mcp: {SAMPLE_PORT_ENV} {error}", file=sys.stderr)
             return 2
@@ -133,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     host = args.host if args.host is not None else settings.host
     port = args.port if args.port is not None else settings.port
 
-    from pwc_mcp.localserver import bind
+    from pwc_mcp.serving.localserver import bind
 
     try:
         sock = bind(host, port, listen=False)  # uvicorn listens once the app is ready
@@ -162,9 +148,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -> int:
     from pwc_mcp.app import create_app
-    from pwc_mcp.localserver import AnnouncingServer, config
-    from pwc_mcp.runtime import cap_arenas, settle_heap
-    from pwc_mcp.telemetry import configure_logging
+    from pwc_mcp.edge.telemetry import configure_logging
+    from pwc_mcp.serving.localserver import AnnouncingServer, config
+    from pwc_mcp.serving.runtime import cap_arenas, settle_heap
 
     cap_arenas()  # before the first thread
     configure_logging(settings.log_level)
@@ -205,7 +191,7 @@ def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -
 
 def _banner(settings: Settings, sample_url: str | None) -> list[str]:
     """The lines printed once the port serves: the endpoint, and for the demo how to use it."""
-    from pwc_mcp.localserver import origin
+    from pwc_mcp.serving.localserver import origin
 
     url = origin(settings.host, settings.port)
     lines = []

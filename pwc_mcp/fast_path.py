@@ -10,7 +10,7 @@ for the request as for any other. For a `tools/call`:
    request header but the few no layer inside reads; the id's type). Identical requests share
    it, whatever their ids.
 2. No bytes kept for the variant: the framework answers. If that answer was a remembered result
-   (pwc_mcp.memo reports the entry to `memo.ANSWERED`), a 200, complete and a success, its
+   (pwc_mcp.caching.memo reports the entry to `memo.ANSWERED`), a 200, complete and a success, its
    bytes are kept for the variant as the framework's prefix (`{"jsonrpc":"2.0","id":`), the
    id, and the rest, with the entry's stamp: only bytes verified to be that shape are kept.
 3. Bytes kept, and the memo still holds that very entry: the call's admission checks run (the
@@ -40,8 +40,8 @@ from pydantic_core import from_json, to_json
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pwc_mcp import memo
-from pwc_mcp.admission import is_mcp_post, replaying
+from pwc_mcp.caching import memo
+from pwc_mcp.edge.admission import is_mcp_post, replaying
 from pwc_mcp.server import ADMITTED, PRECHECKED, tool_calls
 
 # The framework's answer to a request is PREFIX + the request's id + the rest (checked, not
@@ -49,7 +49,7 @@ from pwc_mcp.server import ADMITTED, PRECHECKED, tool_calls
 PREFIX = b'{"jsonrpc":"2.0","id":'
 RESULT = b',"result":'
 # Request headers nothing inside this layer reads: framing and hop-by-hop headers, the client's
-# software, the proxy's identity headers (read outside, by pwc_mcp.identity) and tracing. They
+# software, the proxy's identity headers (read outside, by pwc_mcp.edge.identity) and tracing. They
 # differ between otherwise identical requests, so they stay out of the variant.
 IGNORED = frozenset(
     {

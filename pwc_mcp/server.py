@@ -21,14 +21,14 @@ from mcp.types import CallToolRequestParams, GetPromptRequestParams, ReadResourc
 from pydantic import ValidationError as PydanticValidationError
 
 from pwc_core import deadline
-from pwc_mcp import __version__, completion, prompts, ui
-from pwc_mcp.cache import CachedCatalog
+from pwc_mcp import __version__, ui
+from pwc_mcp.answers.models import compact_schema
+from pwc_mcp.caching.cache import CachedCatalog
+from pwc_mcp.caching.memo import ResultMemo
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.jsonrpc import INVALID_PARAMS
-from pwc_mcp.memo import ResultMemo
-from pwc_mcp.models import compact_schema
+from pwc_mcp.edge.jsonrpc import INVALID_PARAMS
 from pwc_mcp.params import refusal
-from pwc_mcp.tools import LeanTool, benchmarks, papers, taxonomy
+from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, taxonomy
 
 HOUR_MS = 3_600_000
 # The whole of one tool call or resource read, across all its catalog requests (each at most
@@ -59,7 +59,7 @@ PRECHECKED: ContextVar[str | Exception | None] = ContextVar("pwc_prechecked", de
 class ToolCalls(Middleware):
     """One middleware layer for every tool call (each layer costs every call): runs the
     admission checks (e.g. the semantic-search limit), runs the call under its deadline (or
-    hands out the remembered result: pwc_mcp.memo), then turns argument errors into one short
+    hands out the remembered result: pwc_mcp.caching.memo), then turns argument errors into one short
     `invalid_argument:` line instead of a pydantic dump.
 
     The deadline is a contextvar budget (`pwc_core.deadline`): the tool's worker thread inherits

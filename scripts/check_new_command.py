@@ -46,7 +46,7 @@ EDITS: dict[str, tuple[str, str]] = {
         '        """Research areas (Computer Vision, NLP, ...): the names list_tasks(area=) takes."""\n'
         '        return flat_page(payload_of(catalog, "list_areas", params), None, "areas")\n',
     ),
-    "pwc_mcp/examples.py": ('    "get_benchmark": (', '    "list_areas": ({},),\n'),
+    "pwc_mcp/site/examples.py": ('    "get_benchmark": (', '    "list_areas": ({},),\n'),
 }
 TESTS = [
     "tests/test_completeness.py",

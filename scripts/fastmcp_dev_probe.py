@@ -36,9 +36,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the project's modules come from the checkout
 
-from pwc_mcp.examples import TOOL_EXAMPLES  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.sample import start_sample_catalog  # noqa: E402
+from pwc_mcp.site.examples import TOOL_EXAMPLES  # noqa: E402
 
 NAME = "fastmcp dev inspector (headless: connect, tools/list, tools/call, stop)"
 COMMAND = re.compile(r"`(fastmcp dev inspector [^`]+)`")

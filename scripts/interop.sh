@@ -15,7 +15,7 @@
 #     resources/templates/list, prompts/list, one tools/call per tool, one resources/read per
 #     template and one prompts/get per prompt (arguments: scripts/interop_calls.json).
 #     Then the Claude Desktop set-up snippet as written (`npx -y mcp-remote@<pin> URL`, from
-#     pwc_mcp.connect, run offline from its own cached install): the Inspector CLI speaks stdio
+#     pwc_mcp.site.connect, run offline from its own cached install): the Inspector CLI speaks stdio
 #     to it, mcp-remote bridges to the server, and tools/list must name every tool.
 #  5. Probes the transport rules with curl.
 #  6. Runs the README's `fastmcp dev inspector ...` command headless (scripts/fastmcp_dev_probe.py):
@@ -197,8 +197,8 @@ else
   record PASS "install inspector@$INSPECTOR_VERSION for npx" "installed"
 fi
 
-# mcp-remote, the Claude Desktop bridge: the pin is the snippet's own (pwc_mcp.connect).
-MCP_REMOTE=$("$PY" -m pwc_mcp.connect mcp-remote) || abort "mcp-remote pin" "python -m pwc_mcp.connect failed"
+# mcp-remote, the Claude Desktop bridge: the pin is the snippet's own (pwc_mcp.site.connect).
+MCP_REMOTE=$("$PY" -m pwc_mcp.site.connect mcp-remote) || abort "mcp-remote pin" "python -m pwc_mcp.site.connect failed"
 MCP_REMOTE_DIR=$CACHE/mcp-remote
 MCP_REMOTE_PKG=$MCP_REMOTE_DIR/node_modules/mcp-remote/package.json
 step "$MCP_REMOTE in ${MCP_REMOTE_DIR#"$ROOT"/}"
@@ -320,7 +320,7 @@ done
 # The Claude Desktop snippet's command, run as Desktop runs it (stdio), bounded like every
 # Inspector call; offline, so npx uses the cached install and never fetches at run time.
 step "Claude Desktop snippet: $MCP_REMOTE bridging stdio to $URL"
-mapfile -t DESKTOP < <("$PY" -m pwc_mcp.connect desktop-command "$URL")
+mapfile -t DESKTOP < <("$PY" -m pwc_mcp.site.connect desktop-command "$URL")
 HOME="$CACHE/home" timeout -k 5 "$INSPECTOR_TIMEOUT" "$INSPECTOR" --cli --transport stdio \
   --cwd "$MCP_REMOTE_DIR" -e npm_config_offline=true -e "HOME=$CACHE/home" --format json \
   --method tools/list -- "${DESKTOP[@]}" > "$RUN/mcp-remote-tools.json" 2> "$RUN/mcp-remote.err" \

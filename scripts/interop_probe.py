@@ -12,7 +12,7 @@ Subcommands:
   inspector-plan CALLS_JSON            print the Inspector invocations (kind, name, args)
   inspector-eval ERA DIR CALLS_JSON    evaluate one era's Inspector outputs
 
-CALLS_JSON is scripts/interop_calls.json, which `make regen` writes from pwc_mcp/examples.py.
+CALLS_JSON is scripts/interop_calls.json, which `make regen` writes from pwc_mcp/site/examples.py.
 """
 
 from __future__ import annotations

@@ -2,13 +2,13 @@
 
 - README.md's generated regions, each between `<!-- generated: NAME [ARGS] -->` and
   `<!-- end -->`; the prose around them stays hand-written. `tools`: the tool table with every
-  example of pwc_mcp/examples.py; `counts`: the tools, resource templates and prompts the server
+  example of pwc_mcp/site/examples.py; `counts`: the tools, resource templates and prompts the server
   lists; `prompts`: each prompt with its arguments; `tools-list-size`: the bytes of tools/list
   and their share of the reference implementation's; `sample-sizes`: the sample catalog's
   papers, tasks and benchmarks; `text TOOL N`: what a model reads for TOOL's example N;
   `sizes`: per tool family, the bytes of the text and of the structuredContent (and of its
   `data`) of every example, which is what a text-only and a structured-only client pay.
-- scripts/interop_calls.json, the Inspector's plan (pwc_mcp.examples.interop_calls_json).
+- scripts/interop_calls.json, the Inspector's plan (pwc_mcp.site.examples.interop_calls_json).
 - tests/golden/tools_list.json: tools/list as a real MCP client reads it over HTTP from the real
   application against the sample catalog (tools sorted by name, pretty-printed), so any change to
   a tool's name, description, parameters, output schema or annotations shows in review.
@@ -33,10 +33,10 @@ from fastmcp.client.transports import StreamableHttpTransport
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.examples import TOOL_EXAMPLES, interop_calls_json
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import start_sample_catalog
+from pwc_mcp.serving.localserver import serve_in_thread
+from pwc_mcp.site.examples import TOOL_EXAMPLES, interop_calls_json
 
 ROOT = Path(__file__).resolve().parents[1]
 README = Path("README.md")
@@ -134,7 +134,7 @@ def tool_table(served: Served) -> str:
     listed = [tool["name"] for tool in served.tools]
     if sorted(TOOL_EXAMPLES) != listed:
         raise SystemExit(
-            f"regen: the server lists {listed}, pwc_mcp/examples.py has {sorted(TOOL_EXAMPLES)}"
+            f"regen: the server lists {listed}, pwc_mcp/site/examples.py has {sorted(TOOL_EXAMPLES)}"
         )
     rows = ["| Tool | CLI command | Example arguments |", "| --- | --- | --- |"]
     for tool, examples in TOOL_EXAMPLES.items():

@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 
 PROTOCOL = "2025-11-25"
-# A standalone copy of read_paper's example (pwc_mcp/examples.py), kept equal by
+# A standalone copy of read_paper's example (pwc_mcp/site/examples.py), kept equal by
 # tests/test_examples.py: deployments may run this file with only httpx.
 DEFAULT_PAPER = "1706.03762"
 try:  # beside the package (make smoke, the image) the expected count is the server's own table

@@ -21,7 +21,6 @@ settings.register_profile(
 settings.load_profile("suite")
 
 
-
 @pytest.fixture(scope="session")
 def sample() -> Iterator[RunningCatalog]:
     with start_sample_catalog() as running:

@@ -29,15 +29,15 @@ from pwc_core.declarations import EXAMPLES as HELP_EXAMPLES
 from pwc_core.declarations import RESEARCH_COMMANDS
 from pwc_core.routes import Route, routes
 from pwc_core.transport import CatalogClient
-from pwc_mcp.cache import FAMILIES, ROUTES, CachedCatalog, ChunkCache, route
+from pwc_mcp.caching.cache import FAMILIES, ROUTES, CachedCatalog, ChunkCache, route
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
-from pwc_mcp.examples import RESOURCE_EXAMPLES, TOOL_EXAMPLES
 from pwc_mcp.params import TOOL_OF, TOOLS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.sample.app import match
 from pwc_mcp.sample.endpoints import ROUTES as SAMPLE_ROUTES
 from pwc_mcp.server import build_server
+from pwc_mcp.site.examples import RESOURCE_EXAMPLES, TOOL_EXAMPLES
 
 # Routes that no documented example reaches, each with the CLI line that reads it: papers
 # outside the catalog (public metadata by identifier and by title) and a task by numeric ID.
@@ -65,7 +65,9 @@ def test_every_command_has_its_handler_view_tool_and_examples(command: str) -> N
     assert command in load_all(), f"pwc {command}: no @handler in pwc_cli/commands"
     assert command in load_views(), f"pwc {command}: no @view in pwc_cli/views"
     assert command in TOOL_OF, f"pwc {command}: no tool in pwc_mcp.params.TOOLS"
-    assert TOOL_EXAMPLES.get(TOOL_OF[command]), f"pwc {command}: no example in pwc_mcp/examples.py"
+    assert TOOL_EXAMPLES.get(TOOL_OF[command]), (
+        f"pwc {command}: no example in pwc_mcp/site/examples.py"
+    )
     assert HELP_EXAMPLES.get(command), f"pwc {command}: no --help examples in pwc_core/declarations"
 
 

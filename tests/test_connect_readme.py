@@ -1,12 +1,12 @@
 """The README's "Connect a client" shows exactly the snippets the landing page shows (both from
-pwc_mcp/connect.py), for the hosted endpoint, and no other copy of them.
-Regenerate the block with `python -m pwc_mcp.connect readme`."""
+pwc_mcp/site/connect.py), for the hosted endpoint, and no other copy of them.
+Regenerate the block with `python -m pwc_mcp.site.connect readme`."""
 
 from __future__ import annotations
 
 import re
 
-from pwc_mcp.connect import HOSTED_ENDPOINT, markdown, snippets
+from pwc_mcp.site.connect import HOSTED_ENDPOINT, markdown, snippets
 from tests.helpers import ROOT
 
 README = (ROOT / "README.md").read_text()

@@ -1,4 +1,4 @@
-"""Every search, recent and trending example in the README and in pwc_mcp/examples.py gives a
+"""Every search, recent and trending example in the README and in pwc_mcp/site/examples.py gives a
 non-empty, sensible answer on the sample catalog (what a newcomer's first `make demo` shows)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers import ROOT
 from tests.helpers.cli import run_cli
 from tests.helpers.mcp import make_service

@@ -1,13 +1,13 @@
-"""One table of example arguments (pwc_mcp/examples.py) and everything that must agree with it."""
+"""One table of example arguments (pwc_mcp/site/examples.py) and everything that must agree with it."""
 
 from __future__ import annotations
 
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS
 from pwc_mcp.server import build_server
+from pwc_mcp.site.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
 from tests.helpers.mcp import make_service
 from tests.helpers.ops import load_script
 

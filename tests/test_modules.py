@@ -36,9 +36,10 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def imports_of(name: str, path: Path) -> set[str]:
-    """Modules of the two packages that `name` imports anywhere (functions included: a lazy
-    import is still a dependency), except under `if TYPE_CHECKING:` (never run)."""
+def imports_of(name: str, path: Path, *, typing: bool = False) -> set[str]:
+    """Modules of the three packages that `name` imports anywhere (functions included: a lazy
+    import is still a dependency), except under `if TYPE_CHECKING:` (never run) unless
+    `typing` asks for those too."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     stack: list[ast.AST] = [ast.parse(path.read_text("utf-8"))]
@@ -52,7 +53,11 @@ def imports_of(name: str, path: Path) -> set[str]:
             for alias in node.names:  # `from package import module` imports the module
                 full = f"{base}.{alias.name}"
                 found.add(full if full in MODULES else base)
-        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
+        if (
+            not typing
+            and isinstance(node, ast.If)
+            and ast.unparse(node.test).endswith("TYPE_CHECKING")
+        ):
             stack.extend(node.orelse)
             continue
         stack.extend(ast.iter_child_nodes(node))
@@ -95,11 +100,11 @@ def test_lazy_and_relative_imports_count_but_type_checking_ones_do_not(tmp_path:
     source.write_text(
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from pwc_mcp.config import Settings\n"
-        "def f():\n    from . import store\n    import pwc_mcp.rate_limits\n"
+        "def f():\n    from . import store\n    import pwc_mcp.edge.rate_limits\n"
     )
     assert imports_of("pwc_mcp.sample.app", source) == {
         "pwc_mcp.sample.store",
-        "pwc_mcp.rate_limits",
+        "pwc_mcp.edge.rate_limits",
     }
 
 
@@ -154,6 +159,87 @@ def test_no_import_cycle_between_modules() -> None:
     graph = {name: imports_of(name, path) for name, path in MODULES.items()}
     cycle = find_cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_no_circle_between_files_even_for_types() -> None:
+    """Two files that name each other, even only for the type checker, are one concept split by
+    size: the dependency must run one way."""
+    graph = {name: imports_of(name, path, typing=True) for name, path in MODULES.items()}
+    cycle = find_cycle(graph)
+    assert cycle is None, "circle between files: " + " -> ".join(cycle or [])
+
+
+# The rooms of pwc_mcp (its sub-packages) and what each may import of the others: a room named
+# here imports only itself, the package root (its version) and what its row lists (rooms, or
+# single modules); top-level modules not named are the wiring, free to import any room.
+ROOM_RULES: dict[str, set[str]] = {
+    "config": set(),  # settings and the grammars start-up validates: imports no room
+    "storage": set(),
+    "serving": set(),
+    "ui": set(),
+    "sample": {"serving"},  # the offline catalog never imports the server
+    "answers": {"params"},  # pure functions of a payload: no cache, no request, no tool
+    "edge": {"config", "storage", "cursors"},  # never caching, answers, site or tools
+    "caching": {"config", "storage", "cursors"},  # never answers, site, tools or the edge
+    "site": {"config", "edge.jsonrpc"},  # the protocol versions it advertises
+    "tools": {"answers", "caching", "catalog", "cursors", "params", "ui", "edge.jsonrpc"},
+}
+
+
+def room_of(module: str) -> str:
+    """`pwc_mcp.edge.guards` -> `edge`; a top-level module is its own name; the root is ""."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "pwc_mcp" and len(parts) > 1 else ""
+
+
+def room_crossings(graph: dict[str, set[str]]) -> list[str]:
+    """`importer -> imported` for each import one of ROOM_RULES' rooms may not make."""
+    found = []
+    for name, imported in sorted(graph.items()):
+        rules = ROOM_RULES.get(room_of(name)) if name.startswith("pwc_mcp.") else None
+        if rules is None:
+            continue
+        for target in sorted(imported):
+            if not target.startswith("pwc_mcp"):
+                continue
+            there = room_of(target)
+            inner = target.split(".", 1)[1] if "." in target else ""
+            allowed = there in ("", room_of(name)) or there in rules
+            if not allowed and not any(inner == r or inner.startswith(r + ".") for r in rules):
+                found.append(f"{name} -> {target}")
+    return found
+
+
+def test_the_room_check_sees_a_crossing() -> None:
+    graph = {
+        "pwc_mcp.edge.guards": {"pwc_mcp.caching.cache", "pwc_mcp.config", "pwc_mcp.edge.jsonrpc"},
+        "pwc_mcp.site.landing": {"pwc_mcp.edge.jsonrpc", "pwc_mcp.edge.guards", "pwc_mcp"},
+        "pwc_mcp.sample.store": {"pwc_mcp.cli", "pwc_mcp.serving.localserver"},
+        "pwc_mcp.config": {"pwc_mcp.caching.shared_cache", "pwc_mcp.config.hosts"},
+        "pwc_mcp.app": {"pwc_mcp.caching.cache", "pwc_mcp.tools.papers"},
+    }
+    assert room_crossings(graph) == [
+        "pwc_mcp.config -> pwc_mcp.caching.shared_cache",
+        "pwc_mcp.edge.guards -> pwc_mcp.caching.cache",
+        "pwc_mcp.sample.store -> pwc_mcp.cli",
+        "pwc_mcp.site.landing -> pwc_mcp.edge.guards",
+    ]
+
+
+def test_the_rooms_keep_their_rules() -> None:
+    """Type-only imports count too: a room that names another's types depends on it."""
+    graph = {name: imports_of(name, path, typing=True) for name, path in MODULES.items()}
+    rooms = {room_of(name) for name in MODULES if name.startswith("pwc_mcp.")}
+    assert set(ROOM_RULES) <= rooms, f"rules for rooms that do not exist: {set(ROOM_RULES) - rooms}"
+    assert room_crossings(graph) == []
+
+
+MAX_TOP_LEVEL = 12
+
+
+def test_the_server_package_is_rooms_with_a_few_wiring_modules_on_top() -> None:
+    top = sorted(path.name for path in (ROOT / "pwc_mcp").glob("*.py"))
+    assert len(top) <= MAX_TOP_LEVEL, f"{len(top)} top-level modules in pwc_mcp: {top}"
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

@@ -10,7 +10,7 @@ import shlex
 
 import pytest
 
-from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
+from pwc_mcp.site.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES
 from tests.helpers import ROOT
 from tests.helpers.cli import run_cli
 

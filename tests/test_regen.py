@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pwc_mcp.examples import TOOL_EXAMPLES
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers.ops import load_script
 
 regen = load_script("regen")
@@ -58,7 +58,7 @@ def test_the_regions_are_rendered_and_the_prose_around_them_is_kept() -> None:
 
 def test_a_tool_without_examples_stops_the_generator() -> None:
     tools = [{"name": "list_areas", "inputSchema": {}}, *served().tools]
-    with pytest.raises(SystemExit, match="pwc_mcp/examples.py"):
+    with pytest.raises(SystemExit, match="pwc_mcp/site/examples.py"):
         regen.rewrite(REQUIRED, served(tools=tools))
 
 

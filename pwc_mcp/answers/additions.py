@@ -1,11 +1,11 @@
 """What a result carries beside `data`: only what the CLI's payload lacks (issue #26).
 
-`data` holds every row whole; the typed rows (pwc_mcp.projections) are what the texts are
+`data` holds every row whole; the typed rows (pwc_mcp.answers.projections) are what the texts are
 written from. A structured-only client (Claude Code, VS Code, Codex) reads `data` and this,
 so nothing is sent twice: the rows here are `data`'s rows, one each and in order, named by
 their ID, each with only what its `data` row does not hold already (its metric values as
 numbers when the row writes one as text, a few-shot count read from its methodology). A paper
-row's abstract snippet is the one key added to `data`'s rows (pwc_mcp.abstracts). No field is
+row's abstract snippet is the one key added to `data`'s rows (pwc_mcp.tools.abstracts). No field is
 null or empty (`structured`).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pwc_mcp.models import Evaluation, PaperRef, PaperSummary, Scores
+from pwc_mcp.answers.models import Evaluation, PaperRef, PaperSummary, Scores
 
 
 def paper_refs(papers: Iterable[PaperSummary]) -> list[PaperRef]:

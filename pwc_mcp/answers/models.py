@@ -3,7 +3,7 @@
 Every result carries `data`, the CLI's JSON payload, and beside it only what `data` lacks or
 holds in a form a model cannot rely on: metric values as numbers, counts and pages, cursors,
 each row named by its `data` row's ID (one copy of every fact: issue #26). The typed rows
-(`PaperSummary`, `Evaluation`, ...) are what `pwc_mcp.projections` checks an answer into and the
+(`PaperSummary`, `Evaluation`, ...) are what `pwc_mcp.answers.projections` checks an answer into and the
 texts are written from; they are not sent. The models are lean (few nested types, short
 descriptions): every client loads their schemas into the model's context through `tools/list`.
 """
@@ -32,7 +32,7 @@ class PaperSummary(BaseModel):
     url: str | None = None
     has_official_implementation: bool = False
     code_repository_count: int = 0
-    snippet: str | None = None  # list rows: the abstract's head (pwc_mcp.abstracts)
+    snippet: str | None = None  # list rows: the abstract's head (pwc_mcp.tools.abstracts)
 
 
 class Link(BaseModel):

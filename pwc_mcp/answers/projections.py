@@ -14,7 +14,7 @@ from typing import Any
 from pwc_core.errors import UpstreamShapeError
 from pwc_core.metrics import parse_metric
 from pwc_core.urls import absolute
-from pwc_mcp.models import (
+from pwc_mcp.answers.models import (
     BenchmarkSummary,
     Evaluation,
     Link,

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_mcp.models import Citation, Evaluation, PaperDetail, PaperEvaluation, PaperSummary
+from pwc_mcp.answers.models import Citation, Evaluation, PaperDetail, PaperEvaluation, PaperSummary
 
 LINE = 160  # characters of one catalog string (a title, a name) in the text
 PROSE = 1200  # characters of an abstract or a description

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from pwc_core.sentences import records_of, summary
-from pwc_mcp.texts import clip, joined, number, size
+from pwc_mcp.answers.texts import clip, joined, number, size
 
 TEXT_RECORDS = 40  # record lines in the text; data.timeline holds every record
 

@@ -28,9 +28,11 @@ from pwc_core.errors import (
     UpstreamTimeout,
     UsageError,
 )
+from pwc_mcp.answers.tool_words import ambiguity_said, argument_said, said, upstream_line
+from pwc_mcp.answers.tool_words import (
+    in_tool_words as in_tool_words,  # pwc_mcp.tools.sections says it too
+)
 from pwc_mcp.params import RENAMES, parameter_names
-from pwc_mcp.tool_words import ambiguity_said, argument_said, said, upstream_line
-from pwc_mcp.tool_words import in_tool_words as in_tool_words  # pwc_mcp.sections says it too
 
 log = logging.getLogger("pwc_mcp.catalog")
 REJECTED = "the catalog rejected the request"

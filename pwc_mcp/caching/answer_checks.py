@@ -1,7 +1,7 @@
 """What an upstream answer must be to be used and cached, and how each outcome is labelled.
 
 `parse` checks a JSON body against its route's declared shape (pwc_core/routes.py); level 1
-and level 2 (pwc_mcp/cache.py, pwc_mcp/shared_cache.py) both run it, so an answer borrowed
+and level 2 (pwc_mcp/caching/cache.py, pwc_mcp/caching/shared_cache.py) both run it, so an answer borrowed
 from another replica passes exactly the check a fetched one does. Labels are content-free: an
 HTTP status, or `timeout`, `invalid` (unusable answer) or `error` (transport).
 """

@@ -10,14 +10,14 @@ sixteenths of `max_entries` / `max_bytes` (defaults 512 / 64 MiB); a route's fam
 with it, in the `ROUTES` of its pwc_core/commands module.
 
 Fair shares: each cache admits a new key only over entries looked up less often
-(pwc_mcp/bounded_cache.py), and one call (a `reading()` block: every tool call and resource read
+(pwc_mcp/caching/bounded_cache.py), and one call (a `reading()` block: every tool call and resource read
 of the server) may add at most 1/16 of a family's entries and bytes, 1/8 of the chunk cache's
 (one whole outline); what it reads beyond that is served, not stored. A call that fails because
 an answer had the wrong shape drops every entry it read, so no such answer outlives the call.
 
 Level 2 (`shared`, with `PWC_MCP_CACHE_STORAGE`): a local leader's miss asks the replicas'
-shared cache, then takes a lease so that one replica fetches (pwc_mcp/leases.py); what it keeps
-in level 1 it also shares (pwc_mcp/shared_cache.py), and an entry copied from level 2 lives only
+shared cache, then takes a lease so that one replica fetches (pwc_mcp/caching/leases.py); what it keeps
+in level 1 it also shares (pwc_mcp/caching/shared_cache.py), and an entry copied from level 2 lives only
 as long as it had left there, so no answer is served older than its family's TTL.
 
 Counters per path label: `hits`/`misses` of level 1 (misses include coalesced waiters),
@@ -40,14 +40,13 @@ from pydantic_core import from_json
 from pwc_core.errors import HTTPStatusError, UpstreamShapeError
 from pwc_core.routes import GENERAL
 from pwc_core.transport import CatalogClient, Reply, canonical_request, encode_params
-from pwc_mcp.answer_checks import failed, parse, status_label
-from pwc_mcp.bounded_cache import BoundedTTLCache
-from pwc_mcp.cache_routes import ROUTES, classify, route, ttl_family
-from pwc_mcp.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
-from pwc_mcp.config import MiB
-from pwc_mcp.leases import Hit, SharedFlight
-from pwc_mcp.reads import CURRENT, Read, Reads, allowance, answered_wrong, by_family, note
-from pwc_mcp.shared_values import (
+from pwc_mcp.caching.answer_checks import failed, parse, status_label
+from pwc_mcp.caching.bounded_cache import BoundedTTLCache
+from pwc_mcp.caching.cache_routes import ROUTES, classify, route, ttl_family
+from pwc_mcp.caching.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
+from pwc_mcp.caching.leases import Hit, SharedFlight
+from pwc_mcp.caching.reads import CURRENT, Read, Reads, allowance, answered_wrong, by_family, note
+from pwc_mcp.caching.shared_values import (
     Miss,
     decode_answer,
     decode_reply,
@@ -56,6 +55,7 @@ from pwc_mcp.shared_values import (
     encode_reply,
     keepable,
 )
+from pwc_mcp.config import MiB
 
 __all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "Reads"]
 __all__ += ["route", "ttl_family"]
@@ -74,7 +74,7 @@ FORGET_THREADS = 4  # level-2 deletes in flight; past it a shared entry ends wit
 # Per path label (the module's docstring says what each counts).
 _LOCAL = ("hits", "misses", "coalesced", "uncached", "upstream_calls", "upstream_failures")
 _COUNTERS = (*_LOCAL, "l2_hits", "l2_misses", "shared_joins")
-# Why entries were dropped or never stored, summed over the caches (pwc_mcp/bounded_cache.py).
+# Why entries were dropped or never stored, summed over the caches (pwc_mcp/caching/bounded_cache.py).
 _DROPS = ("evictions", "rejections", "over_budget")
 
 

@@ -1,6 +1,6 @@
 """Immutable versioned Markdown chunks (`read_paper`, sections), bounded like the answer caches
-(pwc_mcp/bounded_cache.py): 3600 s, 256 entries, 16 MiB; one call adds at most 1/8 of it (one
-whole outline). With a shared cache (pwc_mcp/shared_cache.py), a miss asks level 2 and what is
+(pwc_mcp/caching/bounded_cache.py): 3600 s, 256 entries, 16 MiB; one call adds at most 1/8 of it (one
+whole outline). With a shared cache (pwc_mcp/caching/shared_cache.py), a miss asks level 2 and what is
 stored is shared; a chunk is immutable (its content version is in its key), so a copy keeps the
 full TTL.
 """
@@ -12,11 +12,11 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from pwc_mcp.bounded_cache import BoundedTTLCache, Budget
+from pwc_mcp.caching.bounded_cache import BoundedTTLCache, Budget
+from pwc_mcp.caching.reads import allowance
+from pwc_mcp.caching.shared_cache import SharedCache
+from pwc_mcp.caching.shared_values import decode_chunk, encode_chunk
 from pwc_mcp.config import MiB
-from pwc_mcp.reads import allowance
-from pwc_mcp.shared_cache import SharedCache
-from pwc_mcp.shared_values import decode_chunk, encode_chunk
 
 CHUNK_CALL_SHARE = 8  # 1/8 of the chunk cache per call: 32 chunks, the longest outline
 NAMESPACE = "chunks"

@@ -1,7 +1,7 @@
 """Single flight across replicas: one replica fetches a cold answer, the others wait for it.
 
-Local single flight stays first (pwc_mcp/cache.py): of the concurrent identical misses in one
-process only its leader gets here. That leader reads level 2 (pwc_mcp/shared_cache.py); on a
+Local single flight stays first (pwc_mcp/caching/cache.py): of the concurrent identical misses in one
+process only its leader gets here. That leader reads level 2 (pwc_mcp/caching/shared_cache.py); on a
 miss it takes a short lease, `SET lease token NX PX 3000`, and reads level 2 again in the same
 round trip (a holder may have stored the answer and let go in between):
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pwc_core import deadline
-from pwc_mcp.shared_cache import SharedCache
+from pwc_mcp.caching.shared_cache import SharedCache
 
 T = TypeVar("T")
 
@@ -82,7 +82,7 @@ class Lease:
 
 
 class SharedFlight:
-    """Leases in the shared cache's Redis, under its health (pwc_mcp/storage_health.py)."""
+    """Leases in the shared cache's Redis, under its health (pwc_mcp/storage/health.py)."""
 
     def __init__(
         self,

@@ -40,9 +40,9 @@ from mcp.types import ContentBlock
 from pydantic_core import from_json, to_json
 
 from pwc_core import degraded
-from pwc_mcp.bounded_cache import BoundedTTLCache
-from pwc_mcp.cache import CachedCatalog
-from pwc_mcp.reads import Read, Reads
+from pwc_mcp.caching.bounded_cache import BoundedTTLCache
+from pwc_mcp.caching.cache import CachedCatalog
+from pwc_mcp.caching.reads import Read, Reads
 
 # Arguments longer than this (in canonical JSON) are not worth a key; their calls just run.
 MAX_KEY_CHARS = 4096

@@ -2,8 +2,8 @@
 
 `CachedCatalog.reading()` opens one per tool call or resource read and keeps it in a contextvar,
 so the worker threads the call hands to (anyio copies the context) add to the same record and
-concurrent calls never share one. pwc_mcp.memo keeps a result with the entries it read; the
-caches hold what one call may add to a share of each (pwc_mcp/cache.py, "Fair shares").
+concurrent calls never share one. pwc_mcp.caching.memo keeps a result with the entries it read; the
+caches hold what one call may add to a share of each (pwc_mcp/caching/cache.py, "Fair shares").
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from pwc_core.errors import UnconfirmedFilter, UpstreamShapeError
-from pwc_mcp.bounded_cache import BoundedTTLCache, Budget
+from pwc_mcp.caching.bounded_cache import BoundedTTLCache, Budget
 
 # Raised (or raised from) when a catalog answer the cache may have stored was unusable.
 _WRONG_ANSWERS = (UpstreamShapeError, UnconfirmedFilter)
@@ -24,7 +24,7 @@ Read = tuple[str, str, str, int]  # (family, counter label, key, stamp of the en
 
 @dataclass
 class Reads:
-    """One call's record: the cache entries it read, for pwc_mcp.memo (`cacheable` turns false
+    """One call's record: the cache entries it read, for pwc_mcp.caching.memo (`cacheable` turns false
     when it read anything the cache did not keep), and what it added to each cache so far."""
 
     entries: list[Read] = field(default_factory=list)

@@ -1,13 +1,13 @@
 """The second-level cache: upstream answers shared by the replicas through Redis.
 
 Set by `PWC_MCP_CACHE_STORAGE=redis://...`; unset, there is none and nothing changes. Each
-replica keeps its in-process caches (level 1, pwc_mcp/cache.py); a level-1 miss asks Redis
+replica keeps its in-process caches (level 1, pwc_mcp/caching/cache.py); a level-1 miss asks Redis
 (level 2) before the upstream, and an answer fetched is stored there for the other replicas.
 What is shared is what level 1 keeps: answers read whole and parsed into their route's shape,
-public-metadata misses, Markdown chunks (pwc_mcp/shared_values.py encodes them); never an error.
+public-metadata misses, Markdown chunks (pwc_mcp/caching/shared_values.py encodes them); never an error.
 
 Keys: `pwc-mcp:answer:v{FORMAT}:{namespace}:{digest}` (leases: `pwc-mcp:lease:...`, in
-pwc_mcp/leases.py). FORMAT is the payload format's version: a deploy that changes the format
+pwc_mcp/caching/leases.py). FORMAT is the payload format's version: a deploy that changes the format
 reads none of the old entries (they expire by their TTL). The digest is a keyed BLAKE2b of the
 level-1 key (itself injective: the exact upstream request), keyed by a secret derived from the
 cursor key every replica shares, so Redis holds no query, paper or path in clear, and nobody
@@ -20,7 +20,7 @@ match: written by anything but a replica holding the secret, for another key, or
 decoders check the payload's shape again after that. A value above the bound is never stored.
 
 Failures: every Redis error or timeout (1 s socket timeouts, no retries) is a miss, and the
-storage turns degraded by the rule of pwc_mcp/storage_health.py: skipped for 5 s, one warning a
+storage turns degraded by the rule of pwc_mcp/storage/health.py: skipped for 5 s, one warning a
 minute with the exception type only, /health says `"cache": "degraded"`. Never an error to the
 client: the replica falls back to its own cache and the upstream.
 """
@@ -36,8 +36,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pwc_mcp.config.storage_urls import redis_py_url
 from pwc_mcp.cursors import derived_key
-from pwc_mcp.storage_health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
+from pwc_mcp.storage.health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
 
 if TYPE_CHECKING:
     import redis
@@ -46,12 +47,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pwc_mcp.cache")
 
-FORMAT = 1  # bump when a payload's layout or meaning changes (pwc_mcp/shared_values.py)
+FORMAT = 1  # bump when a payload's layout or meaning changes (pwc_mcp/caching/shared_values.py)
 PREFIX = "pwc-mcp"
 TAG_BYTES = 32
 ENVELOPE_BYTES = 64 * 1024  # room beside the body: a reply's status and headers, a chunk's meta
 CONNECTIONS = 64  # per replica; a worker thread beyond them waits for one (socket timeout)
-SCHEMES = ("redis://", "rediss://", "redis+unix://")
 
 
 @dataclass(frozen=True)
@@ -68,37 +68,15 @@ def cache_secret(cursor_key: bytes) -> bytes:
     return derived_key(cursor_key, b"pwc-mcp-cache")
 
 
-def _redis_py_url(url: str) -> str:
-    """limits spells a Unix socket redis+unix:// (one URI may serve both settings); redis-py
-    spells it unix://."""
-    return "unix://" + url.removeprefix("redis+unix://") if url.startswith("redis+unix://") else url
-
-
-def url_problem(url: str) -> str | None:
-    """Why `url` cannot be the shared cache's storage (start-up validation), or None; never
-    quotes the URI, which may hold a password."""
-    if not url.startswith(SCHEMES):
-        return "must be a redis://, rediss:// or redis+unix:// URI"
-    try:
-        from redis.connection import parse_url
-    except ImportError:
-        return "needs the Redis client: install pwc-mcp[redis]"
-    try:
-        parse_url(_redis_py_url(url))
-    except ValueError:
-        return "is not a valid Redis URI"
-    return None
-
-
 def redis_client(url: str) -> redis.Redis:
     """A bounded pool with short socket timeouts and no retries: a failing Redis costs a call
-    at most one timeout, then the storage is skipped (pwc_mcp/storage_health.py)."""
+    at most one timeout, then the storage is skipped (pwc_mcp/storage/health.py)."""
     import redis as redis_py
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
     pool = redis_py.BlockingConnectionPool.from_url(
-        _redis_py_url(url),
+        redis_py_url(url),
         max_connections=CONNECTIONS,
         timeout=REDIS_OPTIONS["socket_timeout"],
         retry=Retry(NoBackoff(), 0),
@@ -168,7 +146,7 @@ class SharedCache:
         self, namespace: str, key: str, first: Sequence[Any] = ()
     ) -> tuple[Found | None, Any] | None:
         """(`get`, the reply to the Redis command `first`, run just before) in one round trip,
-        or None when Redis is failing. pwc_mcp/leases.py takes or checks a lease this way."""
+        or None when Redis is failing. pwc_mcp/caching/leases.py takes or checks a lease this way."""
         if not self.health.usable():
             return None
         name = self.name("answer", namespace, key)

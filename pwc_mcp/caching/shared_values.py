@@ -11,8 +11,8 @@ the fields):
 | `c`  | `{"truncated", "next", "version"}`       | body   | a Markdown chunk       |
 
 A decoder never raises: it returns None for anything else, so even a payload whose tag matched
-(pwc_mcp/shared_cache.py) but does not hold what its kind must is a miss. The JSON answer's
-shape is checked by its caller, which knows the route (pwc_mcp/cache.py). Changing any of this
+(pwc_mcp/caching/shared_cache.py) but does not hold what its kind must is a miss. The JSON answer's
+shape is checked by its caller, which knows the route (pwc_mcp/caching/cache.py). Changing any of this
 means bumping `shared_cache.FORMAT`.
 """
 

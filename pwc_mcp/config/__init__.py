@@ -18,8 +18,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pwc_core.transport import DEFAULT_BASE_URL
-from pwc_mcp.hosts import split_host
-from pwc_mcp.shared_cache import url_problem  # it imports the redis client only when asked
+from pwc_mcp.config.hosts import split_host
+from pwc_mcp.config.storage_urls import url_problem  # it imports the redis client only when asked
 
 MiB = 1024 * 1024
 CATALOG_TIMEOUT = 25.0

@@ -1,4 +1,4 @@
-"""The Host grammar shared by the allowlist check (pwc_mcp.guards) and start-up validation
+"""The Host grammar shared by the allowlist check (pwc_mcp.edge.guards) and start-up validation
 (pwc_mcp.config): one definition, so a setting that passes validation is one the guard accepts."""
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ import re
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pwc_mcp.identity import header_values
-from pwc_mcp.jsonrpc import (
+from pwc_mcp.edge.identity import header_values
+from pwc_mcp.edge.jsonrpc import (
     INVALID_REQUEST,
     BadMessage,
     check_content_type,
@@ -37,8 +37,8 @@ from pwc_mcp.jsonrpc import (
     parse_message,
     send_error,
 )
-from pwc_mcp.rate_limits import RATE_LIMITED, STATE_KEY, Client, RateLimiter, Refusal
-from pwc_mcp.telemetry import OPS_KEY
+from pwc_mcp.edge.rate_limits import RATE_LIMITED, STATE_KEY, Client, RateLimiter, Refusal
+from pwc_mcp.edge.telemetry import OPS_KEY
 
 RPC_ID_KEY = "pwc_rpc_id"  # scope["state"]: the request id, for error bodies of inner layers
 BODY_SECONDS = 10.0  # the whole body must arrive within this (2 MiB at >= 205 KiB/s)

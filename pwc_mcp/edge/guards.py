@@ -10,7 +10,7 @@ Order, outermost first (each layer only sees what the layers above let through):
    ``Access-Control-Allow-Origin`` and expose ``Retry-After``.
 4. ``RouteBudget`` - every request but POST /mcp spends the housekeeping budget -> 429.
 5. ``MethodGuard`` - /mcp accepts POST only -> 405 ``Allow: POST``.
-6. ``McpAdmission`` - POST /mcp (``pwc_mcp.admission``): size -> 413, the body within a
+6. ``McpAdmission`` - POST /mcp (``pwc_mcp.edge.admission``): size -> 413, the body within a
    deadline -> 408 (before any lease or budget, so stalled uploads hold nothing), JSON-RPC
    shape -> 400, concurrency -> 503/429, the request or housekeeping budget -> 429 with
    ``Retry-After`` from the window.
@@ -18,7 +18,7 @@ Order, outermost first (each layer only sees what the layers above let through):
    truncated body); an exception in the app -> 500 "internal error" with no traceback.
 8. The app (FastMCP; ``SemanticSearchLimit`` runs inside it, as a ``ToolCalls`` check).
 
-Budgets and identities are in ``pwc_mcp.rate_limits`` and ``pwc_mcp.identity``.
+Budgets and identities are in ``pwc_mcp.edge.rate_limits`` and ``pwc_mcp.edge.identity``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,9 @@ from collections.abc import Iterable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from pwc_mcp.admission import (
+from pwc_mcp.config import Settings
+from pwc_mcp.config.hosts import split_host as _split_host  # shared with config validation
+from pwc_mcp.edge.admission import (
     BODY_SECONDS,
     RPC_ID_KEY,
     McpAdmission,
@@ -37,12 +39,10 @@ from pwc_mcp.admission import (
     is_mcp,
     is_mcp_post,
 )
-from pwc_mcp.config import Settings
-from pwc_mcp.hosts import split_host as _split_host  # shared with config validation
-from pwc_mcp.identity import header_values
-from pwc_mcp.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
-from pwc_mcp.rate_limits import RateLimiter
-from pwc_mcp.telemetry import OpsLog
+from pwc_mcp.edge.identity import header_values
+from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
+from pwc_mcp.edge.rate_limits import RateLimiter
+from pwc_mcp.edge.telemetry import OpsLog
 
 log = logging.getLogger("pwc_mcp.guards")
 

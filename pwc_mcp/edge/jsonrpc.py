@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.types import Send
 
-from pwc_mcp.rate_limits import SEMANTIC_TOOL
+from pwc_mcp.edge.rate_limits import SEMANTIC_TOOL
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
 UNSUPPORTED_PROTOCOL_VERSION = -32022  # 2026-07-28: data = {"supported": [...], "requested": ...}

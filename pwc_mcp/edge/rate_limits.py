@@ -1,6 +1,6 @@
 """All rate-limit and concurrency logic, shared by the ASGI guards and the FastMCP middleware.
 
-* Budgets per identity per minute (``limits`` moving windows, in ``pwc_mcp.windows``; exact, and
+* Budgets per identity per minute (``limits`` moving windows, in ``pwc_mcp.edge.windows``; exact, and
   ``Retry-After`` is when the oldest hit leaves the window, never a constant): requests (MCP
   work), semantic searches, and housekeeping (pings, notifications, ``initialize``, malformed
   bodies and every non-MCP route: a separate, generous ``HOUSEKEEPING_FACTOR`` x the request
@@ -8,7 +8,7 @@
 * An IPv6 /64 also spends its /48's aggregate budgets, ``GROUP_FACTOR`` x each per-client one,
   concurrency included, so a site cannot multiply the limits (or fill the server) by rotating
   through its 65,536 /64s.
-* Concurrency per identity and overall: in-process counters (``pwc_mcp.identity.InFlight``).
+* Concurrency per identity and overall: in-process counters (``pwc_mcp.edge.identity.InFlight``).
   They bound this process's event loop and thread pool, so they stay per process even with
   Redis (N replicas admit N x global).
 * The semantic limit is a FastMCP middleware (``SemanticSearchLimit``) so the agent gets an
@@ -30,7 +30,7 @@ from limits import RateLimitItem, RateLimitItemPerMinute
 
 from pwc_mcp.config import Settings
 from pwc_mcp.cursors import derived_key
-from pwc_mcp.identity import (
+from pwc_mcp.edge.identity import (
     Client,
     IdentityHasher,
     InFlight,
@@ -39,7 +39,7 @@ from pwc_mcp.identity import (
     direct_loopback,
     identity_group,
 )
-from pwc_mcp.windows import Windows
+from pwc_mcp.edge.windows import Windows
 
 log = logging.getLogger("pwc_mcp.limits")  # the channel keeps its name: log filters match it
 

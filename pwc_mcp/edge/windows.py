@@ -10,7 +10,7 @@ event loop that serves requests.
 When the shared storage fails, the same windows are kept in this process's memory instead
 (each replica then enforces the limits on its own: N replicas admit up to N x a limit, never
 unlimited); retries, the rate-limited warning and ``degraded`` follow the one rule for shared
-storages (pwc_mcp/storage_health.py).
+storages (pwc_mcp/storage/health.py).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from limits import RateLimitItem
 from limits.aio.strategies import MovingWindowRateLimiter
 from limits.storage import storage_from_string
 
-from pwc_mcp.storage_health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
+from pwc_mcp.storage.health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
 
 log = logging.getLogger("pwc_mcp.limits")
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from pwc_mcp.localserver import Running, bind, config, origin, serve_in_thread
 from pwc_mcp.sample.app import API_PREFIX, create_app
 from pwc_mcp.sample.faults import Faults
 from pwc_mcp.sample.stats import Stats
 from pwc_mcp.sample.store import SampleStore
+from pwc_mcp.serving.localserver import Running, bind, config, origin, serve_in_thread
 
 __all__ = [
     "Faults",

@@ -12,8 +12,8 @@ import errno
 import math
 import sys
 
-from pwc_mcp.cli import OneLineParser, _port
 from pwc_mcp.sample import serve
+from pwc_mcp.serving.arguments import OneLineParser, port_number
 
 PROG = "python -m pwc_mcp.sample"
 
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--host", default="127.0.0.1", help="bind address (default: 127.0.0.1)")
     parser.add_argument(
-        "--port", type=_port, default=8765, help="port, 0 for a free one (default: 8765)"
+        "--port", type=port_number, default=8765, help="port, 0 for a free one (default: 8765)"
     )
     parser.add_argument(
         "--latency-ms", type=_latency_ms, default=0.0, help="delay added to every response"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from pwc_mcp.sample.common import Json
 
 if TYPE_CHECKING:
-    from pwc_mcp.sample.store import SampleStore
+    from pwc_mcp.sample.records import CatalogRecords
 
 ENTITY_FIELDS = {  # (list fields, extra detail fields)
     "method": ("id slug name full_name area_id introduced_year", "description"),
@@ -16,7 +16,7 @@ ENTITY_FIELDS = {  # (list fields, extra detail fields)
 }
 
 
-def entity(store: SampleStore, kind: str, record: Json, detail: bool = False) -> Json:
+def entity(store: CatalogRecords, kind: str, record: Json, detail: bool = False) -> Json:
     """A method, conference or organization row (``detail``: as its own endpoint answers)."""
     fields, extra = ENTITY_FIELDS[kind]
     row = {k: record[k] for k in fields.split()} | {"paper_count": len(record["papers"])}
@@ -45,7 +45,7 @@ def entity(store: SampleStore, kind: str, record: Json, detail: bool = False) ->
     return row
 
 
-def frameworks(store: SampleStore) -> Json:
+def frameworks(store: CatalogRecords) -> Json:
     """The framework tree, each framework with its paper count."""
 
     def framework(f: Json) -> Json:

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 from pwc_mcp.sample.common import MODERN_ARXIV, ApiError, Json, fold, pick, split_arxiv
 
 if TYPE_CHECKING:
-    from pwc_mcp.sample.store import SampleStore
+    from pwc_mcp.sample.records import CatalogRecords
 
 SITE = "https://paperswithcode.co"
 DOI_RE = re.compile(r"^10\.\d{4,9}/\S+$")
@@ -25,7 +25,7 @@ def norm_title(title: str) -> str:
 class PublicMetadata:
     """The ``papers/{ref}/public-metadata`` and ``papers/public-metadata/search`` answers."""
 
-    def __init__(self, store: SampleStore, records: list[Json], stale: list[Json]) -> None:
+    def __init__(self, store: CatalogRecords, records: list[Json], stale: list[Json]) -> None:
         self.store = store
         self.records = records
         self.stale: dict[str, Json] = {m["reference"]: m for m in stale}

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pwc_mcp.sample.common import Json
 
 if TYPE_CHECKING:
-    from pwc_mcp.sample.store import SampleStore
+    from pwc_mcp.sample.records import CatalogRecords
 
 RECENT_DAYS = 365
 SUPPORT_PRIOR = 2.0
@@ -44,7 +44,7 @@ def ref(record: Json) -> Json:
 class CatalogViews:
     """Evaluation rows with per-dataset/per-task indexes, and the payloads built from them."""
 
-    def __init__(self, store: SampleStore, specs: list[Json]) -> None:
+    def __init__(self, store: CatalogRecords, specs: list[Json]) -> None:
         self.store = store
         self.rows = [
             self._row(spec, i, values) for spec in specs for i, values in enumerate(spec["rows"])

@@ -16,7 +16,7 @@ block (or never send a byte), and /health dies with everything else. Per server:
   half-close, and is closed once the client hangs up or after ``linger_seconds``. Lingering
   refusals are bounded too; past that bound a refusal is closed at once.
 
-Body-read deadlines belong to the ASGI admission layer (pwc_mcp.admission), not here.
+Body-read deadlines belong to the ASGI admission layer (pwc_mcp.edge.admission), not here.
 """
 
 from __future__ import annotations
@@ -212,6 +212,6 @@ def guarded(base: type[asyncio.Protocol], limits: ConnectionLimits) -> type[asyn
 def _parsers() -> tuple[type[asyncio.Protocol], ...]:
     try:
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-    except ImportError:  # httptools not installed: h11 only (pwc_mcp.runtime)
+    except ImportError:  # httptools not installed: h11 only (pwc_mcp.serving.runtime)
         return (H11Protocol,)
     return (H11Protocol, HttpToolsProtocol)

@@ -19,8 +19,8 @@ import uvicorn
 from uvicorn.config import HTTP_PROTOCOLS
 from uvicorn.importer import import_from_string
 
-from pwc_mcp import runtime
-from pwc_mcp.connections import ConnectionLimits, guarded
+from pwc_mcp.serving import runtime
+from pwc_mcp.serving.connections import ConnectionLimits, guarded
 
 Lifespan = Literal["auto", "on", "off"]  # uvicorn's choices
 FORCED_SHUTDOWN_SECONDS = 5  # the app's own shutdown after a second Ctrl+C
@@ -65,9 +65,9 @@ def config(
 ) -> uvicorn.Config:
     """The one set of uvicorn options: `pwc-mcp` itself, tests and benchmarks all use it.
 
-    The event loop and HTTP parser are ``choice`` (default: this process's, pwc_mcp.runtime);
+    The event loop and HTTP parser are ``choice`` (default: this process's, pwc_mcp.serving.runtime);
     ``http`` replaces the parser with a subclass of uvicorn's h11 or httptools protocol. Every
-    server gets socket deadlines and a connection cap (pwc_mcp.connections) on top of it."""
+    server gets socket deadlines and a connection cap (pwc_mcp.serving.connections) on top of it."""
     limits = limits or ConnectionLimits()
     choice = choice or runtime.current()
     protocol = http or _parser(choice.http)
@@ -85,7 +85,7 @@ def config(
         access_log=False,
         log_level="warning",
         log_config=None,  # leave the host process's logging configuration alone
-        proxy_headers=False,  # the app derives client identity itself (pwc_mcp.identity)
+        proxy_headers=False,  # the app derives client identity itself (pwc_mcp.edge.identity)
         server_header=False,
         timeout_graceful_shutdown=graceful_seconds,
     )

@@ -2,9 +2,9 @@
 
 uvloop and httptools (`uvicorn[standard]`) when both import, else asyncio and h11: the choice is
 made once per process, every server of the project uses it (`pwc-mcp`, the tests' and the
-benchmark's servers, through `pwc_mcp.localserver.config`), and `pwc-mcp --version` prints it.
+benchmark's servers, through `pwc_mcp.serving.localserver.config`), and `pwc-mcp --version` prints it.
 Each falls back on its own (a platform without uvloop still gets httptools). The socket
-deadlines and connection cap (`pwc_mcp.connections`) guard either parser.
+deadlines and connection cap (`pwc_mcp.serving.connections`) guard either parser.
 
 `settle_heap` and `cap_arenas` are the other process-wide choices: what start-up built is kept
 out of the garbage collector's full passes, and threads share one malloc arena.
@@ -77,7 +77,7 @@ def cap_arenas(arenas: int = ARENAS) -> bool:
     """Before any thread starts: at most `arenas` malloc arenas, as MALLOC_ARENA_MAX would.
     glibc gives each thread that allocates its own arena (up to eight per core) and each keeps
     what it once held, so the worker threads that parse catalog answers and paper records
-    (pwc_mcp.abstracts) held about 5 MiB more at start-up than one shared arena, and raised the
+    (pwc_mcp.tools.abstracts) held about 5 MiB more at start-up than one shared arena, and raised the
     peak above the run before them. Python allocates under the GIL, so sharing one costs no
     measurable time (bench: same CPU per call). An operator's MALLOC_ARENA_MAX wins. True when
     the cap is set; False elsewhere (another C library)."""

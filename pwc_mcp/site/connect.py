@@ -1,10 +1,10 @@
 """How a client connects: the copy-paste set-up snippets, one source for every place showing them.
 
-`snippets(endpoint)` is what the landing page (`/`, pwc_mcp.landing) shows for this server's
+`snippets(endpoint)` is what the landing page (`/`, pwc_mcp.site.landing) shows for this server's
 public endpoint; `markdown(HOSTED_ENDPOINT)` is the README's "Connect a client" block
 (tests/test_connect_readme.py keeps the two equal) and scripts/interop.sh runs the Claude Desktop
-command (`python -m pwc_mcp.connect desktop-command URL`) against a local server with the pinned
-`mcp-remote` it installs (`python -m pwc_mcp.connect mcp-remote`).
+command (`python -m pwc_mcp.site.connect desktop-command URL`) against a local server with the pinned
+`mcp-remote` it installs (`python -m pwc_mcp.site.connect mcp-remote`).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def main(argv: list[str]) -> int:
             print(markdown(HOSTED_ENDPOINT), end="")
         case _:
             print(
-                "usage: python -m pwc_mcp.connect mcp-remote | desktop-command URL | readme",
+                "usage: python -m pwc_mcp.site.connect mcp-remote | desktop-command URL | readme",
                 file=sys.stderr,
             )
             return 2

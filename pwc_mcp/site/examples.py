@@ -90,7 +90,7 @@ MEASURED: dict[str, dict[str, Any]] = {
 }
 
 INTEROP_COMMENT = (
-    "Generated from pwc_mcp/examples.py by `make regen` (scripts/regen.py); do not edit. "
+    "Generated from pwc_mcp/site/examples.py by `make regen` (scripts/regen.py); do not edit. "
     "scripts/interop.sh calls every tool, reads every template and gets every prompt listed "
     "here, in both protocol eras, with the MCP Inspector CLI; a tool, template or prompt the "
     "server lists but this file lacks is a FAIL."

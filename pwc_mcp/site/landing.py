@@ -3,9 +3,9 @@
 One self-contained HTML document: inline CSS, no script, nothing fetched (its
 Content-Security-Policy allows only its own style, by hash, and a `data:` icon). Every value
 that reaches it (tool text, the endpoint URL) is HTML-escaped. The tools come from the server's
-own `tools/list`, each with the first example of pwc_mcp.examples; the snippets from
-pwc_mcp.connect. `LandingPage` lists the tools once, at start-up, and renders the bytes once
-per advertised origin (pwc_mcp.representations).
+own `tools/list`, each with the first example of pwc_mcp.site.examples; the snippets from
+pwc_mcp.site.connect. `LandingPage` lists the tools once, at start-up, and renders the bytes once
+per advertised origin (pwc_mcp.site.representations).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from fastmcp import FastMCP
 from fastmcp.tools import Tool
 
 from pwc_mcp import __version__
-from pwc_mcp.connect import snippets
-from pwc_mcp.examples import TOOL_EXAMPLES
-from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS
-from pwc_mcp.representations import PerOrigin, Representation
-from pwc_mcp.server_card import DESCRIPTION, TITLE
-from pwc_mcp.server_card import PATH as CARD_PATH
+from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS
+from pwc_mcp.site.connect import snippets
+from pwc_mcp.site.examples import TOOL_EXAMPLES
+from pwc_mcp.site.representations import PerOrigin, Representation
+from pwc_mcp.site.server_card import DESCRIPTION, TITLE
+from pwc_mcp.site.server_card import PATH as CARD_PATH
 
 MEDIA_TYPE = "text/html; charset=utf-8"
 CSS = """

@@ -13,8 +13,8 @@ import json
 from typing import Any
 
 from pwc_mcp import __version__
-from pwc_mcp.jsonrpc import SUPPORTED_PROTOCOLS
-from pwc_mcp.representations import Representation
+from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS
+from pwc_mcp.site.representations import Representation
 
 MEDIA_TYPE = "application/mcp-server-card+json"
 SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"

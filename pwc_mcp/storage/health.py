@@ -1,8 +1,8 @@
 """The health of a storage the replicas share (Redis), and what to do while it fails.
 
 Both shared storages keep serving from process memory when Redis fails: the rate-limit windows
-(pwc_mcp/windows.py: each replica then limits on its own, never unlimited) and the second-level
-answer cache (pwc_mcp/shared_cache.py: each replica then caches on its own). One rule for both,
+(pwc_mcp/edge/windows.py: each replica then limits on its own, never unlimited) and the second-level
+answer cache (pwc_mcp/caching/shared_cache.py: each replica then caches on its own). One rule for both,
 kept here: a failure marks the storage degraded; while degraded it is retried at most every
 ``retry_seconds`` (one probe at a time, the rest skip it); the failure is logged at most once per
 ``warn_seconds`` with the exception type only (a Redis error message names the host); and

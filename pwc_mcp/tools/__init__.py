@@ -12,15 +12,15 @@ from mcp.types import Tool as ListedTool
 from pydantic import BaseModel
 
 from pwc_core.replies import extract_rows
-from pwc_mcp import texts
-from pwc_mcp.additions import structured
+from pwc_mcp.answers import texts
+from pwc_mcp.answers.additions import structured
+from pwc_mcp.answers.models import RecordPage
+from pwc_mcp.answers.projections import checked_rows
+from pwc_mcp.answers.texts import more
+from pwc_mcp.answers.tool_errors import tool_error
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.models import RecordPage
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS, to_dests
 from pwc_mcp.params import generated as signed
-from pwc_mcp.projections import checked_rows
-from pwc_mcp.texts import more
-from pwc_mcp.tool_errors import tool_error
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True
@@ -77,7 +77,7 @@ def parsed_payload_of(
 
 
 def respond(model: BaseModel, text: str) -> ToolResult:
-    """Structured content: `data` verbatim beside what it lacks (pwc_mcp.additions)."""
+    """Structured content: `data` verbatim beside what it lacks (pwc_mcp.answers.additions)."""
     content = [TextContent(type="text", text=text)]
     return ToolResult(content=content, structured_content=structured(model))
 

@@ -28,8 +28,8 @@ from pwc_core.commands.papers import paper_detail, paper_request
 from pwc_core.errors import HTTPStatusError, NotFoundError
 from pwc_core.references import strip_version
 from pwc_core.replies import Catalog
-from pwc_mcp.cache import CachedCatalog
-from pwc_mcp.snippets import snippet
+from pwc_mcp.answers.snippets import snippet
+from pwc_mcp.caching.cache import CachedCatalog
 
 # Records read at once, per process: a default page of 10 rows is two waves, as with 8, for
 # less memory in flight (each read may be a 2 MiB record; the memory benchmark pads every one).

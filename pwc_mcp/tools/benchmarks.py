@@ -11,13 +11,14 @@ from fastmcp.tools import ToolResult
 from pwc_core.chart_json import to_json as chart_json
 from pwc_core.commands.benchmarks import metric_mode
 from pwc_core.sentences import leaderboard_summary, ordering_sentence
-from pwc_mcp import texts, ui
-from pwc_mcp.additions import scores
+from pwc_mcp import ui
+from pwc_mcp.answers import texts
+from pwc_mcp.answers.additions import scores
+from pwc_mcp.answers.models import Leaderboard, RecordPage, lean_schema
+from pwc_mcp.answers.projections import benchmark_summary, checked_rows, evaluation
+from pwc_mcp.answers.timeline import timeline_of, timeline_text
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.models import Leaderboard, RecordPage, lean_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, validated
-from pwc_mcp.projections import benchmark_summary, checked_rows, evaluation
-from pwc_mcp.timeline import timeline_of, timeline_text
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,

@@ -5,7 +5,7 @@ Candidates come from the catalog's own search endpoints through the service's tr
 `datasets/` 5, `papers/search` 1). Bounded: at most `MAX_VALUES` values from one upstream page of
 that size, a prefix of at most `MAX_PREFIX` characters, one catalog request per completion under
 the call deadline. A completion is MCP work, so admission counts it against the request budget
-(`pwc_mcp.admission.counts_against_budget`). A reference or argument we do not complete, a blank
+(`pwc_mcp.edge.admission.counts_against_budget`). A reference or argument we do not complete, a blank
 or over-long prefix, and an upstream failure all give an empty list: completion is a typing aid,
 never an error an agent must handle.
 """

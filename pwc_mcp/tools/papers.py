@@ -10,11 +10,9 @@ from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
 from pwc_core import citations
-from pwc_mcp import sections, texts
-from pwc_mcp.abstracts import replace_rows, with_snippets
-from pwc_mcp.additions import paper_refs, scores
-from pwc_mcp.catalog import CatalogService
-from pwc_mcp.models import (
+from pwc_mcp.answers import texts
+from pwc_mcp.answers.additions import paper_refs, scores
+from pwc_mcp.answers.models import (
     Citation,
     EvaluationPage,
     Lineage,
@@ -23,8 +21,7 @@ from pwc_mcp.models import (
     PaperRead,
     lean_schema,
 )
-from pwc_mcp.params import HOSTED_ROW_CAP, validated
-from pwc_mcp.projections import (
+from pwc_mcp.answers.projections import (
     checked,
     checked_rows,
     evaluation,
@@ -32,7 +29,9 @@ from pwc_mcp.projections import (
     paper_evaluation,
     paper_summary,
 )
-from pwc_mcp.tool_errors import tool_error
+from pwc_mcp.answers.tool_errors import tool_error
+from pwc_mcp.catalog import CatalogService
+from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,
@@ -43,13 +42,15 @@ from pwc_mcp.tools import (
     payload_of,
     respond,
     rows_of,
+    sections,
 )
+from pwc_mcp.tools.abstracts import replace_rows, with_snippets
 
 
 def paper_page(
     catalog: CatalogService, payload: Any, page: int | None = None, scope: str | None = None
 ) -> ToolResult:
-    """A page of paper rows; each row of `data` gains its abstract's `snippet` (pwc_mcp.abstracts),
+    """A page of paper rows; each row of `data` gains its abstract's `snippet` (pwc_mcp.tools.abstracts),
     the one key `data` adds to the CLI's payload, so the projection names rows by ID only."""
     rows, total = rows_of(payload)
     shown = with_snippets(catalog.transport, cap(rows))

@@ -14,7 +14,7 @@ from typing import NamedTuple
 from fastmcp.server.providers import LocalProvider
 from mcp import MCPError
 
-from pwc_mcp.jsonrpc import INVALID_PARAMS
+from pwc_mcp.edge.jsonrpc import INVALID_PARAMS
 
 MAX_TEXT = 500
 

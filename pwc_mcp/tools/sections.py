@@ -32,10 +32,10 @@ from pwc_core.outline import (
     parse_id,
 )
 from pwc_core.resolution import canonical_reference
+from pwc_mcp.answers.tool_errors import in_tool_words
 from pwc_mcp.catalog import CatalogService, Chunk
 from pwc_mcp.cursors import CursorState, SectionBound
 from pwc_mcp.params import to_dests
-from pwc_mcp.tool_errors import in_tool_words
 
 MAX_OUTLINE_READS = 32  # 2 MiB in 64 KiB chunks
 # A section chunk holds at least two whole classified lines, so a line longer than a chunk is

@@ -8,11 +8,11 @@ from typing import Any
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
-from pwc_mcp import texts
+from pwc_mcp.answers import texts
+from pwc_mcp.answers.models import Record, RecordPage, lean_schema
+from pwc_mcp.answers.projections import checked, checked_rows
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.models import Record, RecordPage, lean_schema
 from pwc_mcp.params import HOSTED_ROW_CAP, validated
-from pwc_mcp.projections import checked, checked_rows
 from pwc_mcp.tools import (
     READ_ONLY,
     bounded,

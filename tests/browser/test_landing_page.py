@@ -20,12 +20,12 @@ from typing import Any
 import httpx
 import pytest
 
-from pwc_mcp import connect
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import Running, serve_in_thread
+from pwc_mcp.site import connect
 from tests.browser.cdp import Devtools, chromium
 
 DOMAINS = ("Page", "Runtime", "Network", "Log")

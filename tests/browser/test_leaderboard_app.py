@@ -36,8 +36,8 @@ from fastmcp.client.transports import StreamableHttpTransport
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.browser.cdp import Devtools, chromium
 from tests.browser.harness import host_app
 from tests.helpers.mcp import scored_rows

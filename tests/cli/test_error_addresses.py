@@ -18,9 +18,9 @@ from starlette.applications import Starlette
 from starlette.routing import Route
 
 from pwc_core.errors import upstream_detail
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.answers.tool_errors import rejection
 from pwc_mcp.server import build_server
-from pwc_mcp.tool_errors import rejection
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.cli import run_cli
 from tests.helpers.mcp import Answers, error_of, make_service
 

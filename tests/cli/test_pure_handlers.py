@@ -17,9 +17,9 @@ from pwc_core.commands import run
 from pwc_core.declarations import COMMANDS, PRESENTATION, RESEARCH_COMMANDS
 from pwc_core.declare import arguments
 from pwc_core.transport import CatalogClient
-from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS, to_dests, validated
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 
 # `flat` also guards one usage check (`--area` with `--flat`): it may be read, but it must not
 # change a payload (test_flat_changes_no_payload).
@@ -39,7 +39,7 @@ def unseen(command: str, values: dict[str, Any]) -> Unseen:
     return Unseen(**vars(arguments(COMMANDS[command], values)))
 
 
-# Every tool's examples (pwc_mcp.examples, the one table) as the handler's values, plus the
+# Every tool's examples (pwc_mcp.site.examples, the one table) as the handler's values, plus the
 # grouped and flat listings whose shape a terminal once chose.
 CASES = [
     (TOOLS[tool], to_dests(tool, validated(tool, example)))

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from pwc_mcp.app import create_app
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import Running, serve_in_thread
 from tests.helpers.e2e import settings_for, tool_call
 
 

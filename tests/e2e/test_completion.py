@@ -12,9 +12,9 @@ from mcp_types import PromptReference, ResourceTemplateReference
 
 from pwc_mcp.app import build_catalog, create_app
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.completion import MAX_PREFIX, MAX_VALUES
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import Running, serve_in_thread
+from pwc_mcp.tools.completion import MAX_PREFIX, MAX_VALUES
 from tests.helpers.e2e import RPC_HEADERS, modern, rpc, settings_for
 
 pytestmark = pytest.mark.anyio

@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from pwc_mcp.examples import TOOL_EXAMPLES
-from pwc_mcp.telemetry import configure_logging
+from pwc_mcp.edge.telemetry import configure_logging
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers import wait_until
 from tests.helpers.e2e import RPC_HEADERS, rpc
 
@@ -33,7 +33,7 @@ def _tainted(value: Any) -> Iterator[Any]:
 
 
 def _calls() -> list[tuple[str, dict[str, Any]]]:
-    """Every example of the one table (pwc_mcp/examples.py), as it is (valid values reach the
+    """Every example of the one table (pwc_mcp/site/examples.py), as it is (valid values reach the
     handlers' deep paths), then once for each text argument with SECRET in it."""
     examples = [(tool, example) for tool, group in TOOL_EXAMPLES.items() for example in group]
     return examples + [

@@ -22,14 +22,14 @@ import pytest
 
 import pwc_mcp.app as app_module
 from pwc_core.transport import CatalogClient
-from pwc_mcp.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.config import Settings
 from pwc_mcp.cursors import CursorCodec
-from pwc_mcp.examples import MEASURED, TOOL_EXAMPLES
 from pwc_mcp.fast_path import FastPath
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
+from pwc_mcp.site.examples import MEASURED, TOOL_EXAMPLES
 from tests.helpers.e2e import RPC_HEADERS, modern, rpc, settings_for
 
 ACCEPTS = ("application/json, text/event-stream", "application/json")

@@ -20,12 +20,12 @@ from mcp.shared.exceptions import MCPError
 
 from pwc_core.transport import CatalogClient
 from pwc_mcp.app import build_catalog, create_app
-from pwc_mcp.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog, start_sample_catalog
 from pwc_mcp.server import build_server
+from pwc_mcp.serving.localserver import Running, serve_in_thread
 from tests.helpers.e2e import settings_for
 
 pytestmark = pytest.mark.anyio

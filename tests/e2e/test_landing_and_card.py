@@ -16,15 +16,16 @@ import pytest
 from fastmcp import Client as FastMCPClient
 from mcp import Client as SDKClient
 
-from pwc_mcp import __version__, connect
-from pwc_mcp import landing as landing_module
+from pwc_mcp import __version__
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.landing import CSP
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.server_card import MEDIA_TYPE, SCHEMA
+from pwc_mcp.serving.localserver import Running, serve_in_thread
+from pwc_mcp.site import connect
+from pwc_mcp.site import landing as landing_module
+from pwc_mcp.site.landing import CSP
+from pwc_mcp.site.server_card import MEDIA_TYPE, SCHEMA
 
 PUBLIC = "https://pwc.example.org"
 PAGE_HEADERS = {

@@ -9,9 +9,9 @@ from fastmcp.client.transports import StreamableHttpTransport
 from mcp import Client as SDKClient
 
 from pwc_mcp import __version__
-from pwc_mcp.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, first_examples
-from pwc_mcp.localserver import Running
 from pwc_mcp.params import TOOLS
+from pwc_mcp.serving.localserver import Running
+from pwc_mcp.site.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, first_examples
 from tests.helpers.e2e import RPC_HEADERS, modern, rpc
 from tests.helpers.mcp import RPC_ENVELOPE, TOOLS_LIST_BUDGET
 

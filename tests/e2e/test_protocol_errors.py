@@ -15,8 +15,8 @@ import pytest
 from mcp import Client as SDKClient
 from mcp import MCPError
 
-from pwc_mcp.jsonrpc import STATELESS_PROTOCOLS, SUPPORTED_PROTOCOLS
-from pwc_mcp.localserver import Running
+from pwc_mcp.edge.jsonrpc import STATELESS_PROTOCOLS, SUPPORTED_PROTOCOLS
+from pwc_mcp.serving.localserver import Running
 from tests.helpers.e2e import RPC_HEADERS, modern, rpc
 
 INVALID_PARAMS, UNSUPPORTED = -32602, -32022

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from pwc_core.transport import CatalogClient
-from pwc_mcp.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
 

@@ -20,13 +20,13 @@ import httpx
 import redis
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from pwc_mcp.admission import BODY_SECONDS
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import serve_in_thread
-from pwc_mcp.rate_limits import RateLimiter
+from pwc_mcp.edge.admission import BODY_SECONDS
+from pwc_mcp.edge.rate_limits import RateLimiter
 from pwc_mcp.sample import Faults
 from pwc_mcp.sample import create_app as create_sample
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers import free_port, wait_until
 from tests.helpers.e2e import RPC_HEADERS as HEADERS
 from tests.helpers.ops import require_tool
@@ -57,7 +57,7 @@ def via(address: str) -> dict[str, str]:
 
 
 class FakeTime:
-    """Stands in for the ``time`` module inside pwc_mcp.windows (and limits' memory storage)."""
+    """Stands in for the ``time`` module inside pwc_mcp.edge.windows (and limits' memory storage)."""
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         self.now = now

@@ -10,9 +10,9 @@ from fastmcp import Client, FastMCP
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.mcp import Answers, make_service
 
 

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.serving.localserver import serve_in_thread
 
 Answer = tuple[int, Any]  # (status, JSON document)
 Dynamic = Callable[[str, dict[str, str]], Answer | None]

@@ -3,7 +3,7 @@ drops, and why it counts."""
 
 from __future__ import annotations
 
-from pwc_mcp.bounded_cache import BoundedTTLCache
+from pwc_mcp.caching.bounded_cache import BoundedTTLCache
 
 
 class Clock:
@@ -68,7 +68,7 @@ def test_both_bounds_evict_least_recently_used_first() -> None:
 
 def test_a_flood_of_distinct_keys_keeps_the_frequency_table_bounded() -> None:
     # the admission counts are the defence against bursts; they must not become the attack
-    from pwc_mcp.bounded_cache import Frequencies
+    from pwc_mcp.caching.bounded_cache import Frequencies
 
     capacity = 64
     table = Frequencies(capacity)

@@ -13,9 +13,9 @@ import respx
 
 from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
 from pwc_core.transport import CatalogClient
-from pwc_mcp import answer_checks
-from pwc_mcp import cache as cache_module
-from pwc_mcp.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
+from pwc_mcp.caching import answer_checks
+from pwc_mcp.caching import cache as cache_module
+from pwc_mcp.caching.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
 from tests.helpers import wait_until
 
 BASE = "https://catalog.test/api/v1"
@@ -247,7 +247,7 @@ def test_a_miss_parses_the_answer_once_and_a_hit_parses_afresh(mock, catalog, mo
 
 
 def test_entry_ceiling_evicts_least_recently_used_for_a_more_frequent_key(clock) -> None:
-    # Admission by frequency (pwc_mcp/bounded_cache.py) changed this from plain LRU: a full
+    # Admission by frequency (pwc_mcp/caching/bounded_cache.py) changed this from plain LRU: a full
     # cache evicts its least recently used entry only for a key looked up more often.
     cache = BoundedTTLCache(ttl=60, max_entries=3, max_bytes=1000, clock=clock)
     for key in "abc":
@@ -478,7 +478,7 @@ def test_chunk_cache_defaults_and_expiry(clock) -> None:
 def test_a_cached_only_read_never_fetches_and_answers_only_what_is_held(
     catalog: CachedCatalog, mock: respx.MockRouter, clock: Clock
 ) -> None:
-    """What the snippet reads take in the calling thread (pwc_mcp.abstracts): a hit or nothing."""
+    """What the snippet reads take in the calling thread (pwc_mcp.tools.abstracts): a hit or nothing."""
     route_ = mock.get("/papers/1").mock(return_value=httpx.Response(200, json=DOC))
     assert catalog.get_json("papers/1", cached_only=True) is None and route_.call_count == 0
     assert catalog.stats()["misses"] == 0, "a look is not a miss"

@@ -1,6 +1,6 @@
 """Fair shares of the server's caches (issue #24.2): one client's burst of new work cannot empty
 the caches for everyone else. A call adds at most a share of each cache (`reading()`), and a new
-key displaces only entries looked up less often than it (pwc_mcp/bounded_cache.py)."""
+key displaces only entries looked up less often than it (pwc_mcp/caching/bounded_cache.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from fastmcp import Client
 
 from pwc_core.transport import Reply
-from pwc_mcp.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
 from pwc_mcp.server import build_server
 from tests.helpers.mcp import call, make_service
 from tests.mcp.scripted_catalog import Scripted, serving

@@ -14,9 +14,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pwc_core.transport import CatalogClient, canonical_request, encode_params
-from pwc_mcp import shared_cache
-from pwc_mcp.cache import ttl_family
-from pwc_mcp.shared_cache import SharedCache, cache_secret
+from pwc_mcp.caching import shared_cache
+from pwc_mcp.caching.cache import ttl_family
+from pwc_mcp.caching.shared_cache import SharedCache, cache_secret
 
 _SENT: list[bytes] = []
 

@@ -11,7 +11,7 @@ import respx
 
 from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
 from pwc_core.transport import CatalogClient
-from pwc_mcp.cache import CachedCatalog
+from pwc_mcp.caching.cache import CachedCatalog
 
 BASE = "https://catalog.test/api/v1"
 DOC = {"id": "1", "results": []}

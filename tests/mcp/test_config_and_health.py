@@ -14,9 +14,9 @@ from pwc_mcp.app import create_app
 from pwc_mcp.catalog import Readiness
 from pwc_mcp.cli import main
 from pwc_mcp.config import ConfigError, Settings
-from pwc_mcp.guards import HostGuard
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.edge.guards import HostGuard
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
 
 
 def test_defaults_are_safe() -> None:
@@ -117,7 +117,7 @@ def test_an_unusable_host_allowlist_is_a_config_error(hosts: str) -> None:
     "hosts", ["paperswithcode.co", "paperswithcode.co:443,127.0.0.1:*", "[::1]:*", "localhost"]
 )
 def test_every_accepted_host_entry_is_one_the_guard_accepts(hosts: str) -> None:
-    """Validation and HostGuard share one grammar (pwc_mcp.hosts): no start-up traceback."""
+    """Validation and HostGuard share one grammar (pwc_mcp.config.hosts): no start-up traceback."""
     settings = Settings.from_env({"PWC_MCP_ALLOWED_HOSTS": hosts})
     HostGuard(lambda scope, receive, send: None, settings.allowed_hosts)
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.prompts import PROMPTS
 from pwc_mcp.server import build_server
+from pwc_mcp.tools.prompts import PROMPTS
 from tests.helpers.mcp import make_service
 
 TOOL_NAME = re.compile(r"\b(?:get|list|search|read)_[a-z_]*[a-z]")

@@ -24,9 +24,9 @@ from starlette.routing import Route
 
 import pwc_core.errors as errors
 from pwc_core.references import parse_reference
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.answers.tool_errors import tool_error
 from pwc_mcp.server import build_server
-from pwc_mcp.tool_errors import tool_error
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers import PACKAGES, ROOT
 from tests.helpers.mcp import error_of, make_service
 

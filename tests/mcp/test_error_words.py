@@ -15,7 +15,7 @@ from fastmcp import Client
 
 from pwc_core.errors import UsageError
 from pwc_core.timeline import timeline_metric
-from pwc_mcp.tool_errors import tool_error
+from pwc_mcp.answers.tool_errors import tool_error
 from tests.helpers.mcp import Answers, error_of
 
 pytestmark = pytest.mark.anyio
@@ -360,7 +360,7 @@ def test_a_long_catalog_string_is_cleaned_only_as_far_as_it_is_shown(
 ) -> None:
     """Attack: a candidate's title of a megabyte. The cleaning (regexes over the text) sees a
     bounded prefix, so its cost does not grow with what the catalog sends."""
-    from pwc_mcp import tool_words
+    from pwc_mcp.answers import tool_words
 
     seen: list[int] = []
     clean = tool_words.without_internals

@@ -11,7 +11,7 @@ import pytest
 import uvicorn
 from starlette.types import Receive, Scope, Send
 
-from pwc_mcp.localserver import AnnouncingServer, bind
+from pwc_mcp.serving.localserver import AnnouncingServer, bind
 
 
 def test_a_forced_exit_still_ends_the_apps_lifespan(caplog: pytest.LogCaptureFixture) -> None:

@@ -17,13 +17,13 @@ import anyio
 import pytest
 from fastmcp.tools import Tool
 
-from pwc_mcp import connect
-from pwc_mcp import landing as landing_module
-from pwc_mcp.examples import TOOL_EXAMPLES
-from pwc_mcp.landing import CSP, LandingPage, ToolEntry, render, summary, tool_entries
 from pwc_mcp.params import TOOLS
-from pwc_mcp.representations import PerOrigin, Representation, not_modified
 from pwc_mcp.server import build_server
+from pwc_mcp.site import connect
+from pwc_mcp.site import landing as landing_module
+from pwc_mcp.site.examples import TOOL_EXAMPLES
+from pwc_mcp.site.landing import CSP, LandingPage, ToolEntry, render, summary, tool_entries
+from pwc_mcp.site.representations import PerOrigin, Representation, not_modified
 from tests.helpers.mcp import make_service
 
 ORIGIN = "https://pwc.example.org"

@@ -1,4 +1,4 @@
-"""Remembered tool results (pwc_mcp.memo): the same answer a fresh call gives, never a stale,
+"""Remembered tool results (pwc_mcp.caching.memo): the same answer a fresh call gives, never a stale,
 mixed-up, pinned or unmetered one, and never unbounded."""
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from mcp.types import TextContent
 
 from pwc_core.errors import HTTPStatusError
 from pwc_core.transport import CatalogClient
-from pwc_mcp.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.memo import ResultMemo
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
-from pwc_mcp.examples import TOOL_EXAMPLES
-from pwc_mcp.memo import ResultMemo
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers.mcp import Answers, call, error_of, make_service
 
 pytestmark = pytest.mark.anyio

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 
 from pwc_mcp.app import create_app
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.e2e import settings_for, tool_call
 
 

@@ -14,8 +14,8 @@ from fastmcp.tools import ToolResult
 from mcp.types import TextContent
 
 from pwc_core.transport import Reply
-from pwc_mcp.cache import CachedCatalog
-from pwc_mcp.memo import ResultMemo
+from pwc_mcp.caching.cache import CachedCatalog
+from pwc_mcp.caching.memo import ResultMemo
 
 pytestmark = pytest.mark.anyio
 

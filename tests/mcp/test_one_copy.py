@@ -1,5 +1,5 @@
 """What a structured-only client pays (issue #26): every example of the one table
-(pwc_mcp/examples.py) through a real MCP client against the sample catalog. Beside `data`, the
+(pwc_mcp/site/examples.py) through a real MCP client against the sample catalog. Beside `data`, the
 CLI's payload, a result carries only what `data` lacks: at most 0.3x its bytes more, no value
 of it twice, no null or empty field; and tools/list stays under 24,000 bytes with plain schemas.
 """
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers.mcp import TOOLS_LIST_BUDGET, make_service
 
 pytestmark = pytest.mark.anyio

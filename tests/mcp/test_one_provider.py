@@ -10,9 +10,9 @@ import pytest
 from fastmcp import Client
 from fastmcp.server.providers import LocalProvider
 
-from pwc_mcp import prompts, ui
+from pwc_mcp import ui
 from pwc_mcp.server import build_server
-from pwc_mcp.tools import benchmarks, papers, taxonomy
+from pwc_mcp.tools import benchmarks, papers, prompts, taxonomy
 from tests.helpers.mcp import make_service
 
 pytestmark = pytest.mark.anyio

@@ -1,4 +1,4 @@
-"""uvicorn's event loop and HTTP parser (pwc_mcp.runtime): uvloop and httptools where they
+"""uvicorn's event loop and HTTP parser (pwc_mcp.serving.runtime): uvloop and httptools where they
 import, asyncio and h11 where they do not, chosen explicitly, reported by `pwc-mcp --version`,
 and both choices serve the real app (each with the connection guard)."""
 
@@ -22,11 +22,12 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from pwc_mcp import __version__, runtime
+from pwc_mcp import __version__
 from pwc_mcp.app import create_app
-from pwc_mcp.connections import ConnectionGuard
-from pwc_mcp.localserver import config, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving import runtime
+from pwc_mcp.serving.connections import ConnectionGuard
+from pwc_mcp.serving.localserver import config, serve_in_thread
 from tests.helpers.e2e import modern, settings_for, tool_call
 
 FAST = runtime.Runtime(loop="uvloop", http="httptools")
@@ -160,7 +161,7 @@ def test_settling_the_heap_freezes_what_start_up_built() -> None:
 # (malloc_info's <heap> elements: one per arena in use).
 ARENA_PROBE = """
 import ctypes, sys, threading
-from pwc_mcp import runtime
+from pwc_mcp.serving import runtime
 capped = runtime.cap_arenas() if sys.argv[1] == "cap" else None
 def work():
     for _ in range(200):
@@ -210,7 +211,7 @@ def test_the_server_settles_its_heap_once_it_serves(
     sample: RunningCatalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import pwc_mcp.cli as cli
-    import pwc_mcp.localserver as localserver
+    import pwc_mcp.serving.localserver as localserver
 
     order: list[str] = []
     monkeypatch.setattr(runtime, "settle_heap", lambda: order.append("settled"))

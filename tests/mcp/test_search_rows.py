@@ -17,9 +17,9 @@ import pytest
 from fastmcp import Client
 
 from pwc_core import degraded
-from pwc_mcp import abstracts
+from pwc_mcp.answers.snippets import SNIPPET, snippet
 from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.snippets import SNIPPET, snippet
+from pwc_mcp.tools import abstracts
 from tests.helpers.mcp import Answers, call
 
 ABSTRACT = (
@@ -304,7 +304,7 @@ async def test_on_the_sample_catalog_each_snippet_is_its_papers_abstract(
     cached_client: Client, sample: RunningCatalog, tool: str
 ) -> None:
     """The oracle: each example's rows against the paper records read here, over HTTP."""
-    from pwc_mcp.examples import TOOL_EXAMPLES
+    from pwc_mcp.site.examples import TOOL_EXAMPLES
 
     for arguments in TOOL_EXAMPLES[tool]:
         structured, _ = await call(cached_client, tool, **arguments)

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives import hashes, hmac
 from fastmcp import Client
 
 from pwc_core.transport import CatalogClient
-from pwc_mcp.cache import ChunkCache
+from pwc_mcp.caching.cache import ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec, CursorState, SectionBound
 from pwc_mcp.sample import RunningCatalog

@@ -193,7 +193,7 @@ LOST_RACE = """
 import socket, sys
 from pwc_mcp.cli import _serve
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import bind
+from pwc_mcp.serving.localserver import bind
 
 ours = bind("127.0.0.1", 0, listen=False)
 port = ours.getsockname()[1]

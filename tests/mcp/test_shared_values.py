@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pwc_core.transport import Reply
-from pwc_mcp.shared_values import (
+from pwc_mcp.caching.shared_values import (
     Miss,
     decode_answer,
     decode_chunk,

@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pwc_mcp.texts import clip
+from pwc_mcp.answers.texts import clip
 
 SPACE = re.compile(r"\s+")
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from pwc_mcp.examples import TOOL_EXAMPLES
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers.mcp import call, scored_rows
 
 pytestmark = pytest.mark.anyio
 COMPACT = 4096  # bytes: "a few KB"
 
-# Every example of the one table (pwc_mcp/examples.py); a text shape worth checking is an
+# Every example of the one table (pwc_mcp/site/examples.py); a text shape worth checking is an
 # example there. Calls without arguments are derived from tools/list below.
 CALLS = [(tool, example) for tool, examples in TOOL_EXAMPLES.items() for example in examples]
 

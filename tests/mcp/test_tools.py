@@ -8,11 +8,11 @@ import pytest
 from fastmcp import Client, FastMCP
 from mcp import MCPError
 
-from pwc_mcp import prompts
-from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
-from pwc_mcp.prompts import Prompt
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.site.examples import TOOL_EXAMPLES
+from pwc_mcp.tools import prompts
+from pwc_mcp.tools.prompts import Prompt
 from tests.helpers.mcp import (
     call,
     error_of,
@@ -58,7 +58,7 @@ async def test_search_defaults_to_hybrid(client: Client, sample: RunningCatalog)
     assert text.startswith("Found ") and not is_json(text)
 
 
-# Every example of the one table (pwc_mcp/examples.py); calls without arguments are in
+# Every example of the one table (pwc_mcp/site/examples.py); calls without arguments are in
 # tests/test_examples.py.
 SMOKE = [(tool, example) for tool, examples in TOOL_EXAMPLES.items() for example in examples]
 

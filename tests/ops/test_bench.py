@@ -18,10 +18,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from bench import floor, load, report, servers, targets
-from pwc_mcp import abstracts
 from pwc_mcp.config import ConfigError, Settings
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import start_sample_catalog
+from pwc_mcp.serving.localserver import serve_in_thread
+from pwc_mcp.tools import abstracts
 from tests.helpers import ROOT
 
 # A 2-core machine completes more than this many cached calls in one minute (issue #17).

@@ -26,8 +26,8 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers import wait_until
 from tests.helpers.ops import ROOT, free_port, uv_binary
 

@@ -22,9 +22,9 @@ import pytest
 from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
-from pwc_mcp.examples import TOOL_EXAMPLES
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.site.examples import TOOL_EXAMPLES
 from tests.helpers import ROOT, free_port, wait_until
 from tests.helpers.ops import load_script
 

@@ -22,11 +22,11 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.connections import ConnectionLimits
-from pwc_mcp.identity import client_identity
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.edge.identity import client_identity
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.connections import ConnectionLimits
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers import wait_until
 from tests.helpers.ops import (
     PUBLIC_HOST,

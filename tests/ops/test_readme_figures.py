@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from pwc_mcp.cache import CALL_SHARE, CHUNK_CALL_SHARE, FAMILIES, ChunkCache
-from pwc_mcp.memo import ResultMemo
+from pwc_mcp.caching.cache import CALL_SHARE, CHUNK_CALL_SHARE, FAMILIES, ChunkCache
+from pwc_mcp.caching.memo import ResultMemo
 from tests.helpers.mcp import TOOLS_LIST_BUDGET
 from tests.helpers.ops import ROOT, load_script
 

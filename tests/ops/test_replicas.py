@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers import wait_until
 from tests.helpers.e2e import RPC_HEADERS, rpc, tool_call
 from tests.helpers.ops import (

@@ -12,9 +12,9 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.ops import free_port, load_script, run_script
 
 CHECKS = ["health", "initialize", "tools/list", "read_paper", "continuation"]

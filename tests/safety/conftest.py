@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-import pwc_mcp.windows as pwc_windows
-from pwc_mcp.localserver import Running, serve_in_thread
+import pwc_mcp.edge.windows as pwc_windows
+from pwc_mcp.serving.localserver import Running, serve_in_thread
 from tests.helpers.safety import API, FakeTime, GatedUpstream, Served, serving
 
 

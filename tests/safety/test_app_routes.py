@@ -14,9 +14,9 @@ from starlette.responses import JSONResponse
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.edge.windows import Windows
 from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.windows import Windows
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.safety import HEADERS, rpc
 
 

@@ -15,10 +15,10 @@ from fastmcp import Client
 from pwc_core.values import MetricSort
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
+from pwc_mcp.serving.localserver import Running, serve_in_thread
 from tests.helpers.cli import run_cli
 from tests.helpers.mcp import make_service
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from pwc_mcp.config import MiB
-from pwc_mcp.guards import ResponseBound
-from pwc_mcp.jsonrpc import parse_message
+from pwc_mcp.edge.guards import ResponseBound
+from pwc_mcp.edge.jsonrpc import parse_message
 from tests.helpers.safety import call, rpc
 
 LIMIT = 2 * MiB

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from pwc_mcp.config import Settings
-from pwc_mcp.identity import (
+from pwc_mcp.edge.identity import (
     KNOWN_CHARS,
     KNOWN_ENTRIES,
     IdentityHasher,
@@ -18,7 +18,7 @@ from pwc_mcp.identity import (
     identity_group,
     parse_ip,
 )
-from pwc_mcp.rate_limits import RateLimiter, identity_key
+from pwc_mcp.edge.rate_limits import RateLimiter, identity_key
 
 NGINX = (ipaddress.ip_network("10.0.0.0/24"), ipaddress.ip_network("fd00::/64"))
 

@@ -1,4 +1,4 @@
-"""The JSON-RPC layer's nesting bound (pwc_mcp.jsonrpc._too_deep, run on every request) against a
+"""The JSON-RPC layer's nesting bound (pwc_mcp.edge.jsonrpc._too_deep, run on every request) against a
 recursive oracle, on random documents around the bound."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pwc_mcp.jsonrpc import MAX_JSON_DEPTH, BadMessage, _too_deep, parse_message
+from pwc_mcp.edge.jsonrpc import MAX_JSON_DEPTH, BadMessage, _too_deep, parse_message
 
 
 def deepest(value: Any, depth: int = 1) -> int:

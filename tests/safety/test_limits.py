@@ -9,7 +9,7 @@ import anyio
 import anyio.to_thread
 
 from pwc_mcp.config import Settings
-from pwc_mcp.rate_limits import configure_thread_pool
+from pwc_mcp.edge.rate_limits import configure_thread_pool
 from tests.helpers import wait_until
 from tests.helpers.safety import call, rpc
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pwc_mcp.guards import HostGuard, OriginGuard
+from pwc_mcp.edge.guards import HostGuard, OriginGuard
 from tests.helpers.safety import call, rpc
 
 LIST = rpc("tools/list", {})

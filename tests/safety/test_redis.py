@@ -18,8 +18,8 @@ import pytest
 import redis
 from limits import RateLimitItemPerMinute
 
+from pwc_mcp.edge.windows import Windows
 from pwc_mcp.sample import RunningCatalog
-from pwc_mcp.windows import Windows
 from tests.helpers import ROOT, free_port, wait_until
 from tests.helpers.ops import require_tool
 from tests.helpers.safety import HEADERS, call

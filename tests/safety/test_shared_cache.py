@@ -20,11 +20,11 @@ import respx
 
 from pwc_core.errors import HTTPStatusError, UpstreamShapeError
 from pwc_core.transport import CatalogClient, canonical_request, encode_params
-from pwc_mcp import shared_cache as shared_module
-from pwc_mcp.cache import CachedCatalog, ChunkCache
-from pwc_mcp.leases import SharedFlight
-from pwc_mcp.shared_cache import SharedCache, cache_secret, redis_client
-from pwc_mcp.shared_values import encode_body, encode_chunk
+from pwc_mcp.caching import shared_cache as shared_module
+from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
+from pwc_mcp.caching.leases import SharedFlight
+from pwc_mcp.caching.shared_cache import SharedCache, cache_secret, redis_client
+from pwc_mcp.caching.shared_values import encode_body, encode_chunk
 from tests.helpers import wait_until
 from tests.helpers.safety import RedisServer, redis_server
 
@@ -182,7 +182,7 @@ def test_a_value_above_the_bound_is_neither_stored_nor_used(server, store, mock)
     # Written by someone else under the right name: refused unread, the upstream answers.
     store.set(name_of(b, "taxonomy", "tasks/1/page"), b"x" * (BOUND + 1), px=60_000)
     assert b.get_json("tasks/1/page") == big and upstream.call_count == 2
-    # read twice: before the lease and once it is taken (pwc_mcp/leases.py)
+    # read twice: before the lease and once it is taken (pwc_mcp/caching/leases.py)
     assert b.shared is not None and b.shared.cache.stats()["invalid"] == 2
 
 
@@ -306,7 +306,7 @@ def test_wrong_answers_against_a_stuck_redis_start_a_bounded_number_of_threads(
     would wait on Redis; at most FORGET_THREADS of them are in flight, never one per call."""
     import threading
 
-    from pwc_mcp.cache import FORGET_THREADS
+    from pwc_mcp.caching.cache import FORGET_THREADS
 
     a = replica(server.url)
     stuck = threading.Event()

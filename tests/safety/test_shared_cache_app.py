@@ -14,8 +14,8 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import ConfigError, Settings
-from pwc_mcp.localserver import serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.e2e import settings_for, tool_call
 from tests.helpers.safety import RedisServer, redis_server
 

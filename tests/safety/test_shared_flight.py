@@ -17,9 +17,9 @@ import redis
 import respx
 
 from pwc_core.transport import CatalogClient, canonical_request
-from pwc_mcp.cache import CachedCatalog
-from pwc_mcp.leases import SharedFlight
-from pwc_mcp.shared_cache import SharedCache, cache_secret, redis_client
+from pwc_mcp.caching.cache import CachedCatalog
+from pwc_mcp.caching.leases import SharedFlight
+from pwc_mcp.caching.shared_cache import SharedCache, cache_secret, redis_client
 from tests.helpers import wait_until
 from tests.helpers.safety import RedisServer, redis_server
 

@@ -1,4 +1,4 @@
-"""Socket-level defences (pwc_mcp.connections through localserver.config), over raw loopback sockets.
+"""Socket-level defences (pwc_mcp.serving.connections through localserver.config), over raw loopback sockets.
 
 The deadlines are injected short (0.2 s); every socket read has a generous timeout that only
 turns a hang into a failure, never a timing assertion.
@@ -21,9 +21,9 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.connections import REFUSAL, ConnectionLimits
-from pwc_mcp.localserver import Running, serve_in_thread
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.connections import REFUSAL, ConnectionLimits
+from pwc_mcp.serving.localserver import Running, serve_in_thread
 from tests.helpers import wait_until
 
 GUARD = 5.0  # seconds before a read that should have ended counts as a hang
@@ -230,7 +230,7 @@ soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, ({NOFILE}, hard))
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.localserver import serve_in_thread
+from pwc_mcp.serving.localserver import serve_in_thread
 from pwc_mcp.sample import start_sample_catalog
 with start_sample_catalog() as catalog:
     with serve_in_thread(create_app(Settings(api_url=catalog.url)), name="pwc-mcp") as running:

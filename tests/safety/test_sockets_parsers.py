@@ -1,5 +1,5 @@
-"""The socket-level defences (pwc_mcp.connections) hold with either HTTP parser uvicorn may run
-(pwc_mcp.runtime: httptools where it imports, else h11), over raw loopback sockets.
+"""The socket-level defences (pwc_mcp.serving.connections) hold with either HTTP parser uvicorn may run
+(pwc_mcp.serving.runtime: httptools where it imports, else h11), over raw loopback sockets.
 
 tests/safety/test_sockets.py covers every defence with the process's own choice; this runs the
 ones that touch the parser's internals under both. Deadlines are injected short; reads have a
@@ -14,10 +14,10 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import Settings
-from pwc_mcp.connections import REFUSAL, ConnectionLimits
-from pwc_mcp.localserver import serve_in_thread
-from pwc_mcp.runtime import Runtime
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.serving.connections import REFUSAL, ConnectionLimits
+from pwc_mcp.serving.localserver import serve_in_thread
+from pwc_mcp.serving.runtime import Runtime
 from tests.helpers import wait_until
 from tests.safety.test_sockets import FAST, Hold, connect, read_response, read_until_closed, request
 

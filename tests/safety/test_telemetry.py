@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pwc_mcp.telemetry import OPS_LOGGER, SILENCED, configure_logging, labels
+from pwc_mcp.edge.telemetry import OPS_LOGGER, SILENCED, configure_logging, labels
 from tests.helpers import wait_until
 from tests.helpers.safety import rpc
 

@@ -1,4 +1,4 @@
-"""The in-process moving windows (pwc_mcp.windows.MemoryWindows) against two oracles: a
+"""The in-process moving windows (pwc_mcp.edge.windows.MemoryWindows) against two oracles: a
 brute-force count over every admitted hit, and ``limits``' own memory moving window (the
 implementation they replace), on random schedules of hits and clock moves.
 
@@ -17,7 +17,7 @@ from limits import RateLimitItemPerMinute, RateLimitItemPerSecond
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from pwc_mcp.windows import MemoryWindows
+from pwc_mcp.edge.windows import MemoryWindows
 from tests.helpers.safety import FakeTime
 
 
