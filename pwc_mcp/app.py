@@ -152,10 +152,13 @@ def create_app(
             "version": __version__,
             "protocol": PROTOCOL,
         }
-        if limiter.degraded:  # shared limit storage failing: limits hold per process meanwhile
-            body["limits"] = "degraded"
-        if shared is not None and shared.cache.health.degraded:  # answers cached per process
-            body["cache"] = "degraded"
+        # The fallbacks are the operator's business (a direct loopback peer, as for /metrics):
+        # the public route does not tell the internet when limits hold per process only.
+        if direct_loopback(request.scope):
+            if limiter.degraded:  # shared limit storage failing or slow: limits per process
+                body["limits"] = "degraded"
+            if shared is not None and shared.cache.health.degraded:  # answers cached per process
+                body["cache"] = "degraded"
         headers = {"Cache-Control": "no-store"}
         if ready is None:
             headers["Retry-After"] = STARTING_RETRY_AFTER
@@ -223,7 +226,12 @@ def create_app(
                 "shared": None
                 if shared is None
                 else {**shared.cache.stats(), "flight": shared.stats()},
-                "limits": {"shared": limiter.windows.shared, **limiter.windows.health.stats()},
+                "limits": {
+                    "shared": limiter.windows.shared,
+                    **limiter.windows.health.stats(),
+                    "memory_keys": len(limiter.windows.memory),
+                    "memory_evicted": limiter.windows.memory.evicted,
+                },
             },
             headers={"Cache-Control": "no-store"},
         )

@@ -15,10 +15,10 @@ of the server) may add at most 1/16 of a family's entries and bytes, 1/8 of the 
 (one whole outline); what it reads beyond that is served, not stored. A call that fails because
 an answer had the wrong shape drops every entry it read, so no such answer outlives the call.
 
-Level 2 (`shared`, with `PWC_MCP_CACHE_STORAGE`): a local leader's miss asks the replicas'
-shared cache, then takes a lease so that one replica fetches (pwc_mcp/caching/leases.py); what it keeps
-in level 1 it also shares (pwc_mcp/caching/shared_cache.py), and an entry copied from level 2 lives only
-as long as it had left there, so no answer is served older than its family's TTL.
+Level 2 (`shared`, with `PWC_MCP_CACHE_STORAGE`): a local leader's miss asks the replicas' shared
+cache and takes a lease in one round trip (pwc_mcp/caching/leases.py); what it keeps in level 1 it
+also shares, and an entry copied from level 2 lives only as long as it had left there, so no answer
+is served older than its family's TTL. A `reading()` block spends one call's Redis budget.
 
 Counters per path label: `hits`/`misses` of level 1 (misses include coalesced waiters),
 `coalesced` (joined this process's identical upstream call), `l2_hits`/`l2_misses` (the leader's
@@ -56,6 +56,7 @@ from pwc_mcp.caching.shared_values import (
     keepable,
 )
 from pwc_mcp.config import MiB
+from pwc_mcp.storage.budget import per_call
 
 __all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "Reads"]
 __all__ += ["route", "ttl_family"]
@@ -192,14 +193,15 @@ class CachedCatalog:
     @contextlib.contextmanager
     def reading(self) -> Iterator[Reads]:
         """One call: record every cache entry read inside the block (this context and the
-        worker threads it hands to), for a result that may be reused while they stay current,
-        and hold what the block adds to the caches to the call's share. A block that fails on an
-        answer of the wrong shape forgets what it read: whichever answer it was, it is not
+        worker threads it hands to), for a result that may be reused while they stay current;
+        hold what it adds to the caches, and its Redis time, to the call's share. A block that
+        fails on an answer of the wrong shape forgets what it read: whichever answer, it is not
         served again (a handler may check more than the route's declared shape)."""
         reads = Reads()
         token = CURRENT.set(reads)
         try:
-            yield reads
+            with per_call():
+                yield reads
         except BaseException as error:
             if answered_wrong(error):
                 self.forget(reads.entries)

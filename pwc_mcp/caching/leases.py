@@ -1,19 +1,22 @@
 """Single flight across replicas: one replica fetches a cold answer, the others wait for it.
 
 Local single flight stays first (pwc_mcp/caching/cache.py): of the concurrent identical misses in one
-process only its leader gets here. That leader reads level 2 (pwc_mcp/caching/shared_cache.py); on a
-miss it takes a short lease, `SET lease token NX PX 3000`, and reads level 2 again in the same
-round trip (a holder may have stored the answer and let go in between):
+process only its leader gets here. That leader reads level 2 (pwc_mcp/caching/shared_cache.py) and,
+on a miss, takes a short lease (`SET lease token NX PX 3000`) in the same round trip, atomically
+(one Lua script: no holder can store and let go between the look and the lease):
 
 * taken: it fetches from the upstream; a keeper thread renews the lease every second while it
   does, so a live holder keeps it through a slow upstream and a dead one loses it within 3 s.
   It stores a complete answer and releases the lease in one round trip, in that order
   (compare-and-delete: never another holder's), so a waiter never sees the lease gone before
-  the answer is there. A cold call costs three round trips to Redis in all.
+  the answer is there. A cold call costs two round trips to Redis in all, a level-2 hit one.
 * held by another replica: it polls, with backoff from 5 ms to 50 ms, the lease and the answer
   in one round trip until the answer appears (a shared join), the lease goes without one (the
   holder died, failed, or got an answer it may not share), the wait runs out (the catalog
-  timeout, or the call's own deadline if sooner), or Redis fails. Then it fetches directly.
+  timeout, or the call's own deadline if sooner), or Redis fails or the call's Redis time is
+  spent (pwc_mcp/storage/budget.py). Then it fetches directly.
+* a value is stored but unusable (invalid, or an answer this route may not take): it fetches
+  directly, and what it fetches replaces the value.
 
 Every way out is the direct request this replica would have made without Redis: a lease can
 delay a call by at most the wait, never fail it. Counters (leases taken, waits, joins, and why
@@ -46,6 +49,15 @@ _RELEASE = (
 _RENEW = (
     "if redis.call('get', KEYS[1]) == ARGV[1] then "
     "return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
+)
+# One look: the answer (GETRANGE, PTTL) and, only when there is none, the lease; the third reply
+# is 1 when the lease was taken, 0 when another holds it, -1 when a value was there.
+_FIND = (
+    "local value = redis.call('getrange', KEYS[1], 0, ARGV[1]) "
+    "local ttl = redis.call('pttl', KEYS[1]) "
+    "if value ~= '' then return {value, ttl, -1} end "
+    "if redis.call('set', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return {value, ttl, 1} end "
+    "return {value, ttl, 0}"
 )
 _COUNTS = ("leases", "waits", "joins", "holder_gone", "wait_expired", "redis_failed")
 
@@ -108,28 +120,21 @@ class SharedFlight:
     def find(self, namespace: str, key: str, decode: Callable[[bytes], T | None]) -> Hit[T] | Lease:
         """The answer from level 2 (perhaps after another replica fetched it), or a `Lease`
         to fetch it; `decode` turns a payload into the answer, None when it is unusable."""
-        hit = self._decoded(self.cache.get(namespace, key), decode, joined=False)
-        if hit is not None:
-            return hit
-        if self.cache.health.degraded:  # the read above just failed, or was skipped
-            return Lease(self, namespace, key, None)
         name, token = self.cache.name("lease", namespace, key), secrets.token_hex(16)
-        read = self.cache.read(
-            namespace, key, first=("SET", name, token, "NX", "PX", self.lease_ms)
-        )
-        if read is None:  # Redis failed
+        read = self.cache.look(namespace, key, _FIND, [name], [token, self.lease_ms])
+        if read is None:  # Redis failing, or this call's Redis time spent
             return Lease(self, namespace, key, None)
         found, taken = read
-        if not taken:
-            return self._wait(namespace, key, name, decode)
-        self._count("leases")
-        lease = Lease(self, namespace, key, token)
-        self._hold(name, token)
         hit = self._decoded(found, decode, joined=False)
-        if hit is not None:  # stored and released between our first look and our lease
-            lease.release()
+        if hit is not None:
             return hit
-        return lease
+        if taken == 0:
+            return self._wait(namespace, key, name, decode)
+        if taken != 1:  # an unusable value: fetch, and replace it
+            return Lease(self, namespace, key, None)
+        self._count("leases")
+        self._hold(name, token)
+        return Lease(self, namespace, key, token)
 
     def _wait(
         self, namespace: str, key: str, name: str, decode: Callable[[bytes], T | None]
@@ -178,10 +183,7 @@ class SharedFlight:
     def release(self, lease: Lease) -> None:
         name, token = self.cache.name("lease", lease.namespace, lease.key), lease.token
         self._drop(lease, name)
-        try:
-            self.cache.redis.eval(_RELEASE, 1, name, token)
-        except Exception as exc:  # it expires on its own
-            self.cache.health.failed(exc)
+        self.cache.run(lambda: self.cache.redis.eval(_RELEASE, 1, name, token))  # or it expires
 
     def _drop(self, lease: Lease, name: str) -> None:
         with self._lock:

@@ -19,9 +19,11 @@ no more than the bound plus one byte ever comes back), carries no expiry, or its
 match: written by anything but a replica holding the secret, for another key, or corrupted. The
 decoders check the payload's shape again after that. A value above the bound is never stored.
 
-Failures: every Redis error or timeout (1 s socket timeouts, no retries) is a miss, and the
-storage turns degraded by the rule of pwc_mcp/storage/health.py: skipped for 5 s, one warning a
-minute with the exception type only, /health says `"cache": "degraded"`. Never an error to the
+Failures: every Redis error or timeout (0.5 s for a connection or a reply, no retries) is a
+miss, and so is the rest of a call once its Redis time is spent (pwc_mcp/storage/budget.py: 0.5 s
+a call, counted `over_budget`). An error, a timeout or a reply later than 0.2 s turns the storage
+degraded by the rule of pwc_mcp/storage/health.py: skipped for 5 s, one warning a minute with the
+exception type only, the operator's /health says `"cache": "degraded"`. Never an error to the
 client: the replica falls back to its own cache and the upstream.
 """
 
@@ -34,10 +36,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pwc_mcp.config.storage_urls import redis_py_url
 from pwc_mcp.cursors import derived_key
+from pwc_mcp.storage import budget
 from pwc_mcp.storage.health import REDIS_OPTIONS, RETRY_SECONDS, WARN_SECONDS, StorageHealth
 
 if TYPE_CHECKING:
@@ -52,6 +55,8 @@ PREFIX = "pwc-mcp"
 TAG_BYTES = 32
 ENVELOPE_BYTES = 64 * 1024  # room beside the body: a reply's status and headers, a chunk's meta
 CONNECTIONS = 64  # per replica; a worker thread beyond them waits for one (socket timeout)
+_COUNTS = ("hits", "misses", "invalid", "stored", "too_big", "over_budget")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,7 @@ class SharedCache:
             warn_seconds=warn_seconds,
         )
         self._lock = threading.Lock()
-        self.counts = dict.fromkeys(("hits", "misses", "invalid", "stored", "too_big"), 0)
+        self.counts = dict.fromkeys(_COUNTS, 0)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SharedCache | None:
@@ -147,21 +152,36 @@ class SharedCache:
     ) -> tuple[Found | None, Any] | None:
         """(`get`, the reply to the Redis command `first`, run just before) in one round trip,
         or None when Redis is failing. pwc_mcp/caching/leases.py takes or checks a lease this way."""
-        if not self.health.usable():
-            return None
         name = self.name("answer", namespace, key)
-        try:
+
+        def look() -> Any:
             pipe = self.redis.pipeline(transaction=False)
             if first:
                 pipe.execute_command(*first)
             pipe.getrange(name, 0, self.max_value_bytes)  # at most the bound + 1 bytes
             pipe.pttl(name)
-            replies = pipe.execute()
-        except Exception as exc:  # any storage failure is a miss
-            self.health.failed(exc)
+            return pipe.execute()
+
+        ran = self.run(look)
+        if ran is None:
             return None
-        self.health.answered()
+        replies = ran[0]
         return self._verified(key, replies[-2], replies[-1]), replies[0] if first else None
+
+    def look(
+        self, namespace: str, key: str, script: str, keys: Sequence[str], args: Sequence[Any]
+    ) -> tuple[Found | None, Any] | None:
+        """Like `read`, by a Lua `script`, atomically: it gets KEYS = [the answer's name, *keys]
+        and ARGV = [the last byte GETRANGE may read, *args], and returns [GETRANGE, PTTL, a
+        reply of its own]. (`get`, that reply), or None when Redis is failing."""
+        name = self.name("answer", namespace, key)
+        ran = self.run(
+            lambda: self.redis.eval(script, 1 + len(keys), name, *keys, self.max_value_bytes, *args)
+        )
+        if ran is None:
+            return None
+        raw, pttl, reply = ran[0]
+        return self._verified(key, raw, pttl), reply
 
     def _verified(self, key: str, raw: Any, pttl: Any) -> Found | None:
         if not raw:
@@ -189,32 +209,42 @@ class SharedCache:
         if TAG_BYTES + len(payload) > self.max_value_bytes:
             self._count("too_big")
             return False
-        if not self.health.usable():
-            return False
         value = self._tag(key, payload) + payload
-        try:
+
+        def store() -> Any:
             pipe = self.redis.pipeline(transaction=False)
             pipe.set(self.name("answer", namespace, key), value, px=max(1, int(ttl * 1000)))
             if then:
                 pipe.execute_command(*then)
-            pipe.execute()
-        except Exception as exc:
-            self.health.failed(exc)
+            return pipe.execute()
+
+        if self.run(store) is None:
             return False
-        self.health.answered()
         self._count("stored")
         return True
 
     def delete(self, namespace: str, key: str) -> None:
         """Drop `key` (a call found its answer unusable: no replica may serve it again)."""
+        self.run(lambda: self.redis.delete(self.name("answer", namespace, key)))
+
+    def run(self, operation: Callable[[], T]) -> tuple[T] | None:
+        """One round trip under the storage's health and the call's Redis budget: (its reply,),
+        or None when it was skipped (degraded, the call's budget spent) or failed. The time it
+        took is spent from the budget; a slow reply degrades the storage like a failure."""
+        if not budget.affordable():
+            self._count("over_budget")
+            return None
         if not self.health.usable():
-            return
+            return None
+        started = self.health.clock()
         try:
-            self.redis.delete(self.name("answer", namespace, key))
-        except Exception as exc:
+            reply = operation()
+        except Exception as exc:  # any storage failure is a miss
+            budget.spend(self.health.clock() - started)
             self.health.failed(exc)
-        else:
-            self.health.answered()
+            return None
+        budget.spend(self.health.replied(started))
+        return (reply,)
 
     def _count(self, name: str) -> None:
         with self._lock:

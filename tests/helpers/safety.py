@@ -57,16 +57,24 @@ def via(address: str) -> dict[str, str]:
 
 
 class FakeTime:
-    """Stands in for the ``time`` module inside pwc_mcp.edge.windows (and limits' memory storage)."""
+    """Stands in for the ``time`` module inside pwc_mcp.edge.windows (and limits' memory storage):
+    `advance` moves both clocks, `step_wall` the wall clock alone (NTP, an operator)."""
 
     def __init__(self, now: float = 1_800_000_000.0) -> None:
         self.now = now
+        self.wall_offset = 0.0
 
     def time(self) -> float:
+        return self.now + self.wall_offset
+
+    def monotonic(self) -> float:
         return self.now
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+    def step_wall(self, seconds: float) -> None:
+        self.wall_offset += seconds
 
 
 def _semaphore() -> threading.Semaphore:

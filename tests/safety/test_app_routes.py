@@ -71,15 +71,19 @@ def test_docs_are_served_from_bytes_built_once(app_http, monkeypatch):
     assert renders == []  # nothing re-encoded per request
 
 
-def test_unreachable_redis_limits_in_memory_and_health_says_degraded(unreachable_redis):
+def test_unreachable_redis_limits_in_memory_and_only_the_operator_is_told(unreachable_redis):
     http = unreachable_redis
     assert "limits" not in http.get("/health").json()  # nothing has failed yet
     answers = [http.post("/mcp", json=rpc("tools/list", {}), headers=HEADERS) for _ in range(3)]
     assert [a.status_code for a in answers] == [200, 200, 429]  # limited, not open
     assert answers[2].json()["error"]["code"] == -32029
-    health = http.get("/health")
+    health = http.get("/health")  # the operator, on the machine itself
     assert health.status_code == 200
     assert health.json()["status"] == "ok" and health.json()["limits"] == "degraded"
+    # The public route (through the proxy) keeps its contract and tells nobody the fallback.
+    public = http.get("/health", headers={"X-Forwarded-For": "203.0.113.9"})
+    assert public.status_code == 200
+    assert set(public.json()) == {"status", "service", "version", "protocol"}
 
 
 def test_storage_failure_warns_at_most_once_a_minute_without_detail(caplog):
