@@ -10,8 +10,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from fastmcp.exceptions import ToolError
-
 from pwc_core.commands import Catalog as Transport
 from pwc_core.commands import run as run_handler
 from pwc_core.declarations import COMMANDS, RESEARCH_COMMANDS
@@ -26,6 +24,7 @@ from pwc_core.resolution import OutsideCatalog, canonical_reference, outside_cat
 from pwc_core.transport import paper_segment
 from pwc_mcp.answers.tool_errors import tool_error
 from pwc_mcp.cursors import CONTENT_VERSION, CursorCodec, CursorError, CursorState
+from pwc_mcp.failures import Failure, Kind
 
 CHUNK_LIMIT = 65_536
 # Commands whose paper reference the server resolves first: every command with a `paper`
@@ -92,9 +91,10 @@ class CatalogService:
         if cursor:
             state = self.resume(reference, cursor)
             if state.section is not None:
-                raise ToolError(
-                    "invalid_argument: this cursor continues a section; pass section="
-                    f"{state.section.id!r} with it, or omit cursor to read from the beginning"
+                raise Failure(
+                    Kind.INVALID_ARGUMENT,
+                    f"this cursor continues a section; pass section={state.section.id!r} "
+                    "with it, or omit cursor to read from the beginning",
                 )
         else:
             paper = canonical_reference(self.transport, reference)
@@ -110,16 +110,17 @@ class CatalogService:
 
     def resume(self, reference: str, cursor: str) -> CursorState:
         """The verified state of a continuation cursor for `reference` (or another name of the
-        same paper); every refusal is an `invalid_argument:` ToolError."""
+        same paper); every refusal is an `invalid_argument` Failure."""
         try:
             return self.cursors.decode(cursor, reference)
         except CursorError as error:
             if error.kind != "mismatch" or error.state is None:
-                raise ToolError(f"invalid_argument: {error}") from None
+                raise Failure(Kind.INVALID_ARGUMENT, str(error)) from None
             if canonical_reference(self.transport, reference) != error.state.paper:
-                raise ToolError(
-                    "invalid_argument: continuation cursor belongs to a different paper; omit "
-                    "cursor to start reading this paper from the beginning"
+                raise Failure(
+                    Kind.INVALID_ARGUMENT,
+                    "continuation cursor belongs to a different paper; omit cursor to start "
+                    "reading this paper from the beginning",
                 ) from None
             return error.state
 
@@ -168,13 +169,14 @@ class CatalogService:
             reply = self.transport.get(path, params)
         except HTTPStatusError as error:
             if error.status == 409:
-                raise ToolError(
-                    "paper_changed: paper changed; restart reading from the beginning (omit cursor)"
+                raise Failure(
+                    Kind.PAPER_CHANGED,
+                    "paper changed; restart reading from the beginning (omit cursor)",
                 ) from None
             if error.status == 404:
                 require_paper(self.transport, state.paper)
-                raise ToolError(
-                    "no_markdown: no stored Markdown is available for this paper"
+                raise Failure(
+                    Kind.NO_MARKDOWN, "no stored Markdown is available for this paper"
                 ) from None
             raise
         headers = reply.headers

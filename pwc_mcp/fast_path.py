@@ -168,7 +168,7 @@ class FastPath:
         try:
             with set_http_request(Request(scope)):  # where the checks find the request's client
                 await calls.admit(_Message(call.name, call.arguments))
-        except Exception as refusal:  # a ToolError, or whatever a check raised: the framework's
+        except Exception as refusal:  # a Failure, or whatever a check raised: the framework's
             await self._through(call, scope, replay, send, refusal)
             return
         if not results.serve_again(wire.key, wire.stamp, entry):

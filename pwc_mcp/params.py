@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from fastmcp.exceptions import ToolError
 from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError
 
 from pwc_core.declarations import COMMANDS, TOOL_COMMANDS
@@ -32,6 +31,7 @@ from pwc_core.values import (
     ParetoObjectives,
     YesNo,
 )
+from pwc_mcp.failures import Failure, Kind
 
 HOSTED_ROW_CAP = HOSTED_ROWS
 
@@ -199,7 +199,7 @@ def generated(tool: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
             for name in spec.required_text:
                 value = kwargs.get(name)
                 if isinstance(value, str) and not value.strip():
-                    raise ToolError(f"invalid_argument: {name} must not be blank")
+                    raise Failure(Kind.INVALID_ARGUMENT, f"{name} must not be blank")
             return fn(**kwargs)
 
         wrapper.__name__ = tool
@@ -231,7 +231,7 @@ def validated(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
 NAME_SHOWN = 64  # characters of an unknown argument's name said back
 
 
-def refusal(error: ValidationError, tool: str | None = None) -> ToolError:
+def refusal(error: ValidationError, tool: str | None = None) -> Failure:
     """A schema's refusal in one line that names each parameter and never echoes its value; an
     argument `tool` does not take is answered with the parameter meant (`unknown`)."""
     parts = []
@@ -245,7 +245,7 @@ def refusal(error: ValidationError, tool: str | None = None) -> ToolError:
             parts.append(f"{where} is required")
         else:
             parts.append(f"{where}: {e['msg']}")
-    return ToolError("invalid_argument: " + "; ".join(parts))
+    return Failure(Kind.INVALID_ARGUMENT, "; ".join(parts))
 
 
 def unknown(tool: str, typed: str) -> str:

@@ -9,7 +9,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from fastmcp import FastMCP
-from fastmcp.exceptions import NotFoundError, ResourceError, ToolError, ValidationError
+from fastmcp.exceptions import NotFoundError, ValidationError
 from fastmcp.prompts import Prompt, PromptResult
 from fastmcp.resources import Resource, ResourceResult, ResourceTemplate
 from fastmcp.server.middleware import CallNext, Middleware, MiddlewareContext
@@ -26,7 +26,8 @@ from pwc_mcp.answers.models import compact_schema
 from pwc_mcp.caching.cache import CachedCatalog
 from pwc_mcp.caching.memo import ResultMemo
 from pwc_mcp.catalog import CatalogService
-from pwc_mcp.edge.jsonrpc import INVALID_PARAMS
+from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import refusal
 from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, taxonomy
 
@@ -80,7 +81,7 @@ class ToolCalls(Middleware):
         self.clock = clock
 
     async def admit(self, message: Any) -> None:
-        """The admission checks of one call (ToolError when one refuses it); `message` is the
+        """The admission checks of one call (a Failure when one refuses it); `message` is the
         call's `CallToolRequestParams`, or anything with its `name` and `arguments`."""
         for check in self.checks:
             await check(message)
@@ -106,7 +107,7 @@ class ToolCalls(Middleware):
             cause = error.__cause__
             if isinstance(cause, PydanticValidationError):
                 raise refusal(cause, context.message.name) from None
-            raise ToolError("invalid_argument: invalid arguments") from None
+            raise Failure(Kind.INVALID_ARGUMENT, "invalid arguments") from None
 
     async def on_read_resource(
         self,
@@ -116,7 +117,7 @@ class ToolCalls(Middleware):
         """A caller's mistake is -32602, never -32603: an unknown or unmatched URI and a record
         the catalog does not hold are the resource-not-found error (-32602 with ``data.uri``,
         2026-07-28 and the SDK's own), an argument the tools refuse is invalid params. Only
-        upstream failures stay internal errors, in the tools' words."""
+        upstream failures stay internal errors, in the tools' words (`read_error`)."""
         uri = str(context.message.uri)
         # one call of the catalog, like a tool call: its additions held to its share
         call = self.memo.catalog.reading() if self.memo else contextlib.nullcontext()
@@ -125,22 +126,20 @@ class ToolCalls(Middleware):
                 return await call_next(context)
         except NotFoundError:
             raise resource_not_found(uri, "no pwc:// resource template matches it") from None
-        except ResourceError as error:
-            message = str(error)
-            if message.startswith("not_found:"):
-                raise resource_not_found(uri, message.removeprefix("not_found:").strip()) from None
-            if message.startswith("invalid_argument:"):
-                raise MCPError(INVALID_PARAMS, message) from None
-            raise
+        except Failure as failure:
+            raise read_error(failure, uri) from None
 
     async def on_get_prompt(
         self,
         context: MiddlewareContext[GetPromptRequestParams],
         call_next: CallNext[GetPromptRequestParams, PromptResult],
     ) -> PromptResult:
-        """Unknown prompt or missing argument: -32602 in one line that never echoes input."""
+        """Unknown prompt, missing or refused argument: -32602 in one line that never echoes
+        input (`prompt_error`)."""
         try:
             return await call_next(context)
+        except Failure as failure:
+            raise prompt_error(failure) from None
         except NotFoundError:
             raise MCPError(
                 INVALID_PARAMS, "invalid params: unknown prompt; prompts/list names them"
@@ -165,6 +164,24 @@ def result_memo(mcp: FastMCP) -> ResultMemo | None:
 
 def resource_not_found(uri: str, reason: str) -> MCPError:
     return MCPError(INVALID_PARAMS, f"resource not found: {reason}", {"uri": uri})
+
+
+def read_error(failure: Failure, uri: str) -> MCPError:
+    """A resource read's failure, by its kind: a record the catalog does not hold is resource
+    not found, a refused argument invalid params, anything else an internal error; each in
+    the words the tools use."""
+    if failure.kind is Kind.NOT_FOUND:
+        return resource_not_found(uri, failure.message.strip())
+    code = INVALID_PARAMS if failure.kind is Kind.INVALID_ARGUMENT else INTERNAL_ERROR
+    return MCPError(code, str(failure))
+
+
+def prompt_error(failure: Failure) -> MCPError:
+    """A prompt's failure, by its kind: a refused argument is invalid params, in the words of
+    every prompts/get refusal (`invalid params: ...`); anything else an internal error."""
+    if failure.kind is Kind.INVALID_ARGUMENT:
+        return MCPError(INVALID_PARAMS, f"invalid params: {failure.message}")
+    return MCPError(INTERNAL_ERROR, str(failure))
 
 
 def build_server(

@@ -178,11 +178,20 @@ ROOM_RULES: dict[str, set[str]] = {
     "serving": set(),
     "ui": set(),
     "sample": {"serving"},  # the offline catalog never imports the server
-    "answers": {"params"},  # pure functions of a payload: no cache, no request, no tool
-    "edge": {"config", "storage", "cursors"},  # never caching, answers, site or tools
+    "answers": {"params", "failures"},  # pure functions of a payload: no cache, no request, no tool
+    "edge": {"config", "storage", "cursors", "failures"},  # never caching, answers, site or tools
     "caching": {"config", "storage", "cursors"},  # never answers, site, tools or the edge
     "site": {"config", "edge.jsonrpc"},  # the protocol versions it advertises
-    "tools": {"answers", "caching", "catalog", "cursors", "params", "ui", "edge.jsonrpc"},
+    "tools": {
+        "answers",
+        "caching",
+        "catalog",
+        "cursors",
+        "failures",
+        "params",
+        "ui",
+        "edge.jsonrpc",
+    },
 }
 
 

@@ -12,8 +12,6 @@ import json
 import logging
 import re
 
-from fastmcp.exceptions import ToolError
-
 from pwc_core.commands import FILTER_FLAGS
 from pwc_core.errors import (
     AmbiguousError,
@@ -32,6 +30,7 @@ from pwc_mcp.answers.tool_words import ambiguity_said, argument_said, said, upst
 from pwc_mcp.answers.tool_words import (
     in_tool_words as in_tool_words,  # pwc_mcp.tools.sections says it too
 )
+from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import RENAMES, parameter_names
 
 log = logging.getLogger("pwc_mcp.catalog")
@@ -39,56 +38,59 @@ REJECTED = "the catalog rejected the request"
 # Failures said in our own words (never upstream text), by type: what the catalog answered
 # wrong, or what the user must change. Any other error (a bare ResponseError, an undecodable
 # body, an unreachable catalog) is the generic line below, so nothing unvetted is shown.
-OWN_WORDS: dict[type[PwcError], str] = {
-    UpstreamShapeError: "upstream_error",
-    UnconfirmedFilter: "upstream_error",
-    ResponseTooLarge: "upstream_error",
-    RefusedRequest: "invalid_argument",
+OWN_WORDS: dict[type[PwcError], Kind] = {
+    UpstreamShapeError: Kind.UPSTREAM_ERROR,
+    UnconfirmedFilter: Kind.UPSTREAM_ERROR,
+    ResponseTooLarge: Kind.UPSTREAM_ERROR,
+    RefusedRequest: Kind.INVALID_ARGUMENT,
 }
+FAILED = "the Papers With Code catalog request failed"  # the generic line: nothing unvetted
 
 
 def tool_error(
     error: BaseException, command: str | None = None, args: argparse.Namespace | None = None
-) -> ToolError:
-    """One stable, prefixed, content-safe message per failure class. With the `command` that
-    failed (and its `args`), options are named as its tool names them, not as CLI flags."""
-    if isinstance(error, ToolError):
+) -> Failure:
+    """The one place a core error (pwc_core.errors) becomes a Failure: its kind by the error's
+    type, one stable, content-safe message per failure class. With the `command` that failed
+    (and its `args`), options are named as its tool names them, not as CLI flags. A Failure
+    already typed passes through unchanged."""
+    if isinstance(error, Failure):
         return error
     upstream = error.__cause__ or error.__context__
     if isinstance(error, AmbiguousError):
         if error.ambiguity is not None:
-            return ToolError(f"ambiguous: {ambiguity_said(error.ambiguity, command)}")
-        return ToolError(f"ambiguous: {said(error, command)}")
+            return Failure(Kind.AMBIGUOUS, ambiguity_said(error.ambiguity, command))
+        return Failure(Kind.AMBIGUOUS, said(error, command))
     if isinstance(error, NotFoundError):
         listed = None
         if isinstance(upstream, HTTPStatusError) and command and args is not None:
             listed = missing_filter(upstream, command, args)
-        return ToolError(f"not_found: {listed or said(error, command)}")
+        return Failure(Kind.NOT_FOUND, listed or said(error, command))
     if isinstance(error, UsageError):
         if isinstance(upstream, HTTPStatusError):  # the CLI's words around an upstream answer
             if upstream.status in (400, 422):
-                return ToolError(f"invalid_argument: {rejection(upstream.detail)}")
-            return ToolError(f"invalid_argument: {upstream_line(str(error))}")
+                return Failure(Kind.INVALID_ARGUMENT, rejection(upstream.detail))
+            return Failure(Kind.INVALID_ARGUMENT, upstream_line(str(error)))
         if isinstance(error, ArgumentError) and command:
-            return ToolError(f"invalid_argument: {argument_said(error, command)}")
-        return ToolError(f"invalid_argument: {said(error, command)}")
+            return Failure(Kind.INVALID_ARGUMENT, argument_said(error, command))
+        return Failure(Kind.INVALID_ARGUMENT, said(error, command))
     if isinstance(error, UpstreamTimeout):
-        return ToolError("upstream_timeout: the Papers With Code catalog timed out")
+        return Failure(Kind.UPSTREAM_TIMEOUT, "the Papers With Code catalog timed out")
     if isinstance(error, HTTPStatusError):
         if error.status == 404:
-            return ToolError("not_found: the requested catalog record does not exist")
+            return Failure(Kind.NOT_FOUND, "the requested catalog record does not exist")
         if error.status in (400, 422):
-            return ToolError(f"invalid_argument: {rejection(error.detail)}")
+            return Failure(Kind.INVALID_ARGUMENT, rejection(error.detail))
         if error.status == 429:
-            return ToolError(
-                "rate_limited: the Papers With Code catalog is rate limiting; retry later"
+            return Failure(
+                Kind.RATE_LIMITED, "the Papers With Code catalog is rate limiting; retry later"
             )
-        return ToolError("upstream_error: the Papers With Code catalog request failed")
-    for kind, category in OWN_WORDS.items():
-        if isinstance(error, kind):
-            return ToolError(f"{category}: {said(error, command)}")
+        return Failure(Kind.UPSTREAM_ERROR, FAILED)
+    for cls, kind in OWN_WORDS.items():
+        if isinstance(error, cls):
+            return Failure(kind, said(error, command))
     log.warning("generic catalog error type=%s", type(error).__name__)
-    return ToolError("upstream_error: the Papers With Code catalog request failed")
+    return Failure(Kind.UPSTREAM_ERROR, FAILED)
 
 
 # --- a listing's filters the catalog does not hold ---------------------------------------

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio.to_thread
-from fastmcp.exceptions import ToolError
 from fastmcp.server.dependencies import get_http_request
 from limits import RateLimitItem, RateLimitItemPerMinute
 
@@ -40,6 +39,7 @@ from pwc_mcp.edge.identity import (
     identity_group,
 )
 from pwc_mcp.edge.windows import Windows
+from pwc_mcp.failures import Failure, Kind
 
 log = logging.getLogger("pwc_mcp.limits")  # the channel keeps its name: log filters match it
 
@@ -144,7 +144,9 @@ class RateLimiter:
         if refused == "full":  # the table's backstop: only that many requests in flight
             return BUSY
         if refused is not None:
-            return Refusal(429, 1, "rate_limited: too many concurrent requests; retry in 1 s")
+            return Refusal(
+                429, 1, f"{Kind.RATE_LIMITED}: too many concurrent requests; retry in 1 s"
+            )
         self.global_active += 1
         return tuple(key for key, _ in limits)
 
@@ -157,14 +159,14 @@ class RateLimiter:
         wait = await self.hit("request", client)
         if wait is None:
             return None
-        return Refusal(429, wait, f"rate_limited: request limit reached; retry in {wait} s")
+        return Refusal(429, wait, f"{Kind.RATE_LIMITED}: request limit reached; retry in {wait} s")
 
     async def hit_housekeeping(self, client: Client) -> Refusal | None:
         """Pings, notifications, malformed bodies and non-MCP routes; free for direct loopback."""
         wait = None if client.exempt else await self.hit("housekeeping", client)
         if wait is None:
             return None
-        return Refusal(429, wait, f"rate_limited: too many requests; retry in {wait} s")
+        return Refusal(429, wait, f"{Kind.RATE_LIMITED}: too many requests; retry in {wait} s")
 
     async def hit_semantic(self, client: Client) -> int | None:
         """None if admitted, else the seconds until a semantic slot frees up."""
@@ -192,8 +194,8 @@ class SemanticSearchLimit:
     """Semantic/hybrid ``search_papers`` calls per identity per minute, checked before a tool
     call runs (``pwc_mcp.server.ToolCalls`` calls ``check``).
 
-    A refusal is a ToolError (isError result), so the agent reads how long to wait and that
-    keyword mode remains available, instead of a transport error it may not surface.
+    A refusal is a `rate_limited` Failure (isError result), so the agent reads how long to wait
+    and that keyword mode remains available, instead of a transport error it may not surface.
     """
 
     def __init__(self, limiter: RateLimiter, tool: str = SEMANTIC_TOOL) -> None:
@@ -210,9 +212,10 @@ class SemanticSearchLimit:
             return
         wait = await self.limiter.hit_semantic(client)
         if wait is not None:
-            raise ToolError(
-                f"rate_limited: semantic search limit reached; retry in {wait} s, "
-                'or use mode="keyword", which is not limited'
+            raise Failure(
+                Kind.RATE_LIMITED,
+                f"semantic search limit reached; retry in {wait} s, "
+                'or use mode="keyword", which is not limited',
             )
 
     def _client(self) -> Client | None:

@@ -50,7 +50,7 @@ def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., 
         def guarded(**params: Any) -> ToolResult:
             try:
                 return fn(**params)
-            except Exception as error:  # ToolErrors pass through tool_error unchanged
+            except Exception as error:  # Failures pass through tool_error unchanged
                 raise tool_error(error) from None
 
         guarded.__doc__ = fn.__doc__
@@ -60,7 +60,7 @@ def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., 
 
 
 def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any) -> Any:
-    """Run the tool's CLI handler; every failure becomes one prefixed ToolError."""
+    """Run the tool's CLI handler; every failure becomes one typed Failure."""
     return parsed_payload_of(catalog, tool, params, **overrides)[1]
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fastmcp.exceptions import ResourceError, ToolError
 from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
@@ -31,6 +30,7 @@ from pwc_mcp.answers.projections import (
 )
 from pwc_mcp.answers.tool_errors import tool_error
 from pwc_mcp.catalog import CatalogService
+from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.tools import (
     READ_ONLY,
@@ -257,9 +257,10 @@ def build(catalog: CatalogService) -> LocalProvider:
             lambda: catalog.read(validated("read_paper", {"paper": paper})["paper"], None)
         )
         if chunk.truncated:
-            raise ResourceError(
-                "invalid_argument: this paper's Markdown is longer than one "
-                "response; read it with the read_paper tool and its cursor"
+            raise Failure(
+                Kind.INVALID_ARGUMENT,
+                "this paper's Markdown is longer than one response; read it with the "
+                "read_paper tool and its cursor",
             )
         return chunk.markdown
 
@@ -278,10 +279,9 @@ def _chunk_model(chunk: Any, data: dict[str, Any]) -> PaperRead:
 
 
 def _as_resource(produce: Any) -> Any:
-    """Resource reads report the same stable messages as tools."""
+    """Resource reads fail with the tools' Failures (the same kinds and words); the server says
+    each as the JSON-RPC error of its kind (pwc_mcp.server)."""
     try:
         return produce()
-    except ToolError as error:
-        raise ResourceError(str(error)) from None
     except Exception as error:
-        raise ResourceError(str(tool_error(error))) from None
+        raise tool_error(error) from None

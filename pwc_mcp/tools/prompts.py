@@ -2,7 +2,8 @@
 
 Arguments are checked here rather than by a pydantic constraint: FastMCP turns a failed
 constraint into -32603 with pydantic's text, its docs URL and the whole value echoed back. A bad
-argument is the caller's mistake: -32602 and one line that names the argument, never its value.
+argument is the caller's mistake: an `invalid_argument` Failure that names the argument, never
+its value, which the server says as -32602 (pwc_mcp.server.prompt_error).
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from fastmcp.server.providers import LocalProvider
-from mcp import MCPError
 
-from pwc_mcp.edge.jsonrpc import INVALID_PARAMS
+from pwc_mcp.failures import Failure, Kind
 
 MAX_TEXT = 500
 
@@ -61,9 +61,7 @@ PROMPTS = (
 
 def _text(name: str, value: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
-        raise MCPError(
-            INVALID_PARAMS, f"invalid params: {name} must be 1 to {MAX_TEXT} characters of text"
-        )
+        raise Failure(Kind.INVALID_ARGUMENT, f"{name} must be 1 to {MAX_TEXT} characters of text")
     return value.strip()
 
 

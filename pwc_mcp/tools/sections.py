@@ -15,8 +15,6 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from fastmcp.exceptions import ToolError
-
 from pwc_core.declarations import COMMANDS
 from pwc_core.declare import arguments
 from pwc_core.errors import HTTPStatusError, UsageError
@@ -35,13 +33,14 @@ from pwc_core.resolution import canonical_reference
 from pwc_mcp.answers.tool_errors import in_tool_words
 from pwc_mcp.catalog import CatalogService, Chunk
 from pwc_mcp.cursors import CursorState, SectionBound
+from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import to_dests
 
 MAX_OUTLINE_READS = 32  # 2 MiB in 64 KiB chunks
 # A section chunk holds at least two whole classified lines, so a line longer than a chunk is
 # always one that no rule classifies (pwc_core.outline.MAX_LINE).
 MIN_SECTION_LIMIT = 2 * MAX_LINE
-CHANGED = "paper_changed: paper changed while it was read; ask for the outline again"
+CHANGED = "paper changed while it was read; ask for the outline again"  # an outline's paper_changed
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ def read(service: CatalogService, params: dict[str, Any]) -> Chunk | SectionChun
         raise UsageError(OUTLINE_OR_SECTION)
     if args.outline:
         if cursor:
-            raise ToolError("invalid_argument: an outline is one call; omit cursor")
+            raise Failure(Kind.INVALID_ARGUMENT, "an outline is one call; omit cursor")
         return outline(service, reference)
     if args.section:
         return read_section(service, reference, args.section, cursor)
@@ -105,14 +104,16 @@ def read_section(
         state = service.resume(reference, cursor)
         bound = state.section
         if bound is None:
-            raise ToolError(
-                "invalid_argument: this cursor continues a whole-paper read; pass it without "
-                "section, or omit cursor to start the section"
+            raise Failure(
+                Kind.INVALID_ARGUMENT,
+                "this cursor continues a whole-paper read; pass it without section, or omit "
+                "cursor to start the section",
             )
         if bound.id != section:
-            raise ToolError(
-                f"invalid_argument: this cursor continues section {bound.id!r}, not "
-                f"{section!r}; omit cursor to start that section"
+            raise Failure(
+                Kind.INVALID_ARGUMENT,
+                f"this cursor continues section {bound.id!r}, not {section!r}; omit cursor to "
+                "start that section",
             )
         body, truncated, _, version = _chunk(service, state)
         start, piece, info = state.offset, body, {"id": section, "level": bound.level}
@@ -139,7 +140,7 @@ def read_section(
                 raise
             reason = str(error) if isinstance(error, SectionMismatch) else f"no heading at {offset}"
             said = in_tool_words(mismatch_message(section, reason), "paper read")
-            raise ToolError(f"not_found: {said}") from None
+            raise Failure(Kind.NOT_FOUND, said) from None
         start, info = offset, {"id": section, "level": level, "title": title}
         cut = cut_section(piece, level=level, more=truncated, first=True)
     next_cursor = None
@@ -167,9 +168,9 @@ def _chunk(
 ) -> tuple[bytes, bool, int, str]:
     try:
         return service.raw_chunk(state)
-    except ToolError as error:
-        if changed and str(error).startswith("paper_changed:"):
-            raise ToolError(changed) from None
+    except Failure as failure:
+        if changed and failure.kind is Kind.PAPER_CHANGED:
+            raise Failure(Kind.PAPER_CHANGED, changed) from None
         raise
 
 

@@ -8,8 +8,10 @@ import pytest
 from fastmcp import Client, FastMCP
 from mcp import MCPError
 
+from pwc_mcp.edge.jsonrpc import INVALID_PARAMS
 from pwc_mcp.params import HOSTED_ROW_CAP, TOOLS
 from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.server import ToolCalls
 from pwc_mcp.site.examples import TOOL_EXAMPLES
 from pwc_mcp.tools import prompts
 from pwc_mcp.tools.prompts import Prompt
@@ -253,16 +255,19 @@ async def test_prompts(client: Client) -> None:
 
 async def test_a_prompt_is_one_row_of_the_table() -> None:
     """A new row is all a prompt takes: listed with its one required argument, rendered from its
-    template with the stripped argument, and a blank argument is -32602 naming it."""
+    template with the stripped argument, and a blank argument is -32602 naming it (the
+    server's ToolCalls layer says a prompt's failure by its kind)."""
     row = Prompt("survey_area", "Survey an area", "Survey one area.", "area", "Survey {area!r}.")
-    async with Client(FastMCP("test", providers=[prompts.build((row,))])) as client:
+    server = FastMCP("test", providers=[prompts.build((row,))], middleware=[ToolCalls()])
+    async with Client(server) as client:
         (listed,) = await client.list_prompts()
         assert (listed.name, listed.title, listed.description) == row[:3]
         assert [(a.name, a.required) for a in listed.arguments or []] == [("area", True)]
         result = await client.get_prompt("survey_area", {"area": "  Vision "})
         assert result.messages[0].content.text == "Survey 'Vision'."
-        with pytest.raises(MCPError, match="area must be 1 to 500 characters"):
+        with pytest.raises(MCPError, match="area must be 1 to 500 characters") as refused:
             await client.get_prompt("survey_area", {"area": " "})
+        assert refused.value.error.code == INVALID_PARAMS
 
 
 def _type_arrays(node: object, path: str = "") -> list[str]:
