@@ -15,7 +15,7 @@ from pwc_cli.render import Screen, envelope
 from pwc_cli.settings import api_url
 from pwc_cli.terminal import Terminal
 from pwc_cli.views import load_views
-from pwc_core.commands import Catalog, run
+from pwc_core.commands import Catalog, answer
 from pwc_core.declarations import COMMANDS
 from pwc_core.errors import HTTPStatusError, PwcError, upstream_detail
 from pwc_core.text import neutralise
@@ -80,13 +80,15 @@ def main(
     catalog = client
     try:
         catalog = client or CatalogClient(api_url())  # a bad address is a usage error (2)
-        payload = run(args, catalog)
+        answered = answer(args, catalog)
+        payload = answered.payload
         if args.json:  # exact: the payload as the catalog and the handler made it
             text, notes = envelope(payload) + "\n", []
         else:  # upstream text cannot drive the terminal (escape sequences, controls)
             rendered = load_views()[args.command](payload, args, screen)
             text, notes = neutralise(rendered.stdout), [neutralise(n) for n in rendered.stderr]
-        notes += [neutralise(n) for n in write_chart(args, payload)]  # `--chart FILE.svg`
+        # `--chart FILE.svg`, drawn for the selection the handler resolved
+        notes += [neutralise(n) for n in write_chart(args, payload, answered.selection)]
         out.write(text)
         out.flush()
         for line in notes:

@@ -16,12 +16,13 @@ from typing import Any
 from pwc_core import degraded
 from pwc_core.directions import Directions, board_directions, stated_metric
 from pwc_core.errors import RefusedRequest, UnconfirmedFilter
-from pwc_core.leaderboard import select_rows, sort_order
+from pwc_core.leaderboard import select, sort_order
 from pwc_core.merging import merge_rows
-from pwc_core.metrics import available_metrics, catalog_metrics, match_metric, parameter_count
+from pwc_core.metrics import BoardMetrics, available_metrics, catalog_metrics, parameter_count
 from pwc_core.replies import Catalog
 from pwc_core.scan import INCOMPLETE, MAX_ROWS, ROW_LIMIT, Scan, scan
 from pwc_core.scopes import order_by_scope, scope_summary
+from pwc_core.selection import Criteria, Selection, criteria
 from pwc_core.timeline import sota_timeline, timeline_metric
 from pwc_core.transport import entity_segment
 
@@ -89,7 +90,7 @@ def _refusal(needed: Any) -> str:
     )
 
 
-def stated_directions(args: argparse.Namespace, available: dict[str, str]) -> dict[str, str]:
+def stated_directions(args: argparse.Namespace, names: BoardMetrics) -> dict[str, str]:
     """Directions the caller stated, keyed by the board's spelling of each metric: `--metric
     NAME:higher`, `--sort NAME:lower`, and every Pareto objective."""
     # (dest, name, direction): an ambiguous name's error names the option that asked
@@ -102,25 +103,20 @@ def stated_directions(args: argparse.Namespace, available: dict[str, str]) -> di
         asked.append(("sort_metric", sort[0], sort[1]))
     stated: dict[str, str] = {}
     for about, name, way in asked:
-        found = match_metric(name, available, about)  # unknown ones: refused by the selection
+        found = names.match(name, about)  # unknown ones: refused by the selection
         if found is not None:
             stated[found] = way
     return stated
 
 
-def _ordering(
-    args: argparse.Namespace, available: dict[str, str], directions: Directions, read: Scan
-) -> dict[str, Any]:
+def _ordering(chosen: Criteria, directions: Directions, read: Scan) -> dict[str, Any]:
     """What order the rows are in, and whether it covers the whole board."""
-    sort = getattr(args, "sort_metric", None)
-    pareto = getattr(args, "pareto", None)
     applied: dict[str, Any] = {"by": "task scope"}
-    if sort or pareto:
-        request, word = sort if sort else tuple(pareto or ())[0]
-        metric = match_metric(request, available, "sort_metric" if sort else "pareto") or request
+    if chosen.sort or chosen.pareto:
+        metric, word = chosen.sort or chosen.pareto[0]
         descending, basis = sort_order(word, metric, directions)
         applied = {
-            "by": "sort" if sort else "pareto",
+            "by": "sort" if chosen.sort else "pareto",
             "metric": metric,
             "order": "desc" if descending else "asc",
             "basis": basis,
@@ -135,8 +131,9 @@ def _ordering(
 
 def leaderboard(
     client: Catalog, args: argparse.Namespace, found: dict[str, Any], selecting: bool
-) -> dict[str, Any]:
-    """The `benchmark --name` payload for the benchmark row `found`."""
+) -> tuple[dict[str, Any], Selection]:
+    """The `benchmark --name` payload for the benchmark row `found`, and the selection it
+    resolved (carried beside the payload, never in it)."""
     timeline = bool(getattr(args, "timeline", False))
     dataset = str(found.get("id"))
     board = Board(client, args, dataset)
@@ -151,28 +148,29 @@ def leaderboard(
                 raise UnconfirmedFilter(
                     "API returned a model outside the requested parameter limit"
                 )
-    # the board's metric names, once: every option's name is resolved against them
-    available = available_metrics(merged)
-    directions = board_directions(merged, stated_directions(args, available))
+    # the board's metric names, once: every option's name is matched against them once
+    board_names = BoardMetrics(available_metrics(merged))
+    directions = board_directions(merged, stated_directions(args, board_names))
     ordered, main = order_by_scope(merged, [dataset], directions)
     # resolved before the other metric filters, so a wrong --metric is named even when
     # --require-metrics or --min would drop every row
     metric = None
+    name, _ = stated_metric(getattr(args, "metric", None))
     if timeline:
-        name, _ = stated_metric(getattr(args, "metric", None))
-        metric = timeline_metric(ordered, main.get(dataset), name, directions, available)
-    selected = ordered
+        metric = timeline_metric(ordered, main.get(dataset), name, directions, board_names)
+    chosen = Criteria()
     if selecting:
-        selected = select_rows(
-            ordered,
+        chosen = criteria(
+            board_names,
             required=args.require_metrics or (),
             minimum=args.minimum_metrics or (),
             maximum=args.maximum_metrics or (),
             sort=args.sort_metric,
             pareto=args.pareto,
-            directions=directions,
-            available=available,
         )
+    named = metric[0] if metric and name is not None else None  # the --metric, resolved
+    selection = Selection(args.page, args.limit, selecting, metric=named, chosen=chosen)
+    selected = select(ordered, chosen, directions) if selecting else ordered
     start = (args.page - 1) * args.limit
     results = [
         {**row, "metric_directions": directions.for_metrics(row.get("metrics") or {})}
@@ -191,10 +189,10 @@ def leaderboard(
         "task_scopes": scope_summary(results, main, directions),
         "metric_directions": directions.for_metrics(names),
         "metric_direction_sources": directions.sources_for(names),
-        "ordering": _ordering(args, available, directions, read),
+        "ordering": _ordering(chosen, directions, read),
     }
     if board.coverage is not None:
         data["parameter_coverage"] = board.coverage
     if timeline:
         data["timeline"] = sota_timeline(selected, metric, complete=read.complete)
-    return data
+    return data, selection

@@ -1,7 +1,8 @@
 """What a chart of a leaderboard shows, computed once from the payload and the request: the
 scatter's two axes, its points, the frontier and the best row, and the timeline's records and
 steps. The `--chart` SVG and the terminal step chart (pwc_cli/charts) draw it; so does the
-leaderboard app, from `to_json` in get_benchmark's structured content. Pure; no I/O.
+leaderboard app, from `to_json` in get_benchmark's structured content. The request is the
+handler's `Selection`: its names are the board's, never matched again here. Pure; no I/O.
 
 The scatter: with a Pareto request, its first two objectives in their stated directions (the
 parameter count, if one, on x), and the frontier is the rows the handler returned, all of them
@@ -12,7 +13,6 @@ count, with the frontier over (fewer parameters, better metric). Axes: pwc_core/
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import math
 from collections.abc import Mapping, Sequence
@@ -20,32 +20,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pwc_core.chart_axes import Axis, DateAxis, axis_for, date_axis
-from pwc_core.errors import AmbiguousError
 from pwc_core.leaderboard import metric_direction
-from pwc_core.metrics import PARAMETERS, available_metrics, match_metric, metric_value
+from pwc_core.metrics import PARAMETERS, metric_value
 from pwc_core.scopes import primary_metric
+from pwc_core.selection import Selection
 
 MAX_RECORDS = 1000  # a timeline never holds more rows than a bounded scan reads
 LARGEST = 1e12  # a larger metric value is not a measurement: left out, not plotted
 X = TypeVar("X", float, dt.date)
-
-
-@dataclass(frozen=True)
-class Request:
-    """What the chart reads from the handler's arguments (the one place that reads them)."""
-
-    metric: str | None  # --metric, the timeline's
-    sort: str | None  # the --sort metric
-    pareto: tuple[tuple[str, str], ...]  # (metric, "higher" | "lower") objectives
-
-
-def request_of(args: argparse.Namespace | None) -> Request:
-    sort = getattr(args, "sort_metric", None)
-    return Request(
-        metric=getattr(args, "metric", None),
-        sort=sort[0] if sort else None,
-        pareto=tuple(getattr(args, "pareto", None) or ()),
-    )
 
 
 @dataclass(frozen=True)
@@ -220,34 +202,21 @@ def _date(value: Any) -> dt.date | None:
         return None
 
 
-def _matched(request: str, rows: list[dict[str, Any]]) -> str:
-    """The catalog's spelling of a requested metric; the request itself when none matches."""
-    try:
-        found = match_metric(request, available_metrics(rows))
-    except AmbiguousError:  # the handler refuses it first; a chart never guesses
-        found = None
-    return found or request.strip()
-
-
-def chosen_metric(payload: Mapping[str, Any], asked: Request) -> str | None:
-    """The catalog's spelling of the metric to plot against size (see the module docstring)."""
-    rows = rows_of(payload)
+def chosen_metric(payload: Mapping[str, Any], asked: Selection | None) -> str | None:
+    """The catalog's spelling of the metric to plot against size (see the module docstring):
+    the handler resolved a named one over the whole board (a page's rows may not report it)."""
+    if asked is not None and asked.metric:
+        return asked.metric
+    if asked is not None and asked.sort:
+        return asked.sort[0]
     timeline = _timeline_head(payload)
-    if asked.metric and timeline is not None:
-        return timeline[0]
-    sorted_by = _sorted_by(payload)
-    if asked.sort and not asked.metric and sorted_by is not None:
-        return sorted_by[0]  # resolved over the whole board, not this page's rows
-    for request in (asked.metric, asked.sort):
-        if isinstance(request, str) and request.strip():
-            return _matched(request, rows)
     scopes = [s for s in payload.get("task_scopes") or [] if isinstance(s, dict)]
     main = next((s for s in scopes if s.get("main")), scopes[0] if scopes else None)
     if main and isinstance(main.get("primary_metric"), str):
         return str(main["primary_metric"])
     if timeline is not None:
         return timeline[0]
-    return primary_metric(rows)
+    return primary_metric(rows_of(payload))
 
 
 def _sorted_by(payload: Mapping[str, Any]) -> tuple[str, str | None] | None:
@@ -296,12 +265,11 @@ def frontier(points: list[Point], direction: str | None) -> list[Point]:
 Objective = tuple[str | None, str | None]  # (metric, direction)
 
 
-def _axes(payload: Mapping[str, Any], asked: Request) -> tuple[Objective, Objective]:
+def _axes(payload: Mapping[str, Any], asked: Selection | None) -> tuple[Objective, Objective]:
     """(y, x): a Pareto request's first objective that is not the parameter count on y, and the
     parameter count (else its next objective) on x; else the chosen metric against the
     parameter count, fewer being better."""
-    rows = rows_of(payload)
-    objectives: list[Objective] = [(_matched(name, rows), way) for name, way in asked.pareto]
+    objectives: list[Objective] = list(asked.pareto if asked else ())
     if len(objectives) >= 2:
         y = next((o for o in objectives if o[0] != PARAMETERS), objectives[0])
         sized = [o for o in objectives if o[0] == PARAMETERS and o != y]
@@ -326,10 +294,11 @@ def _best(
     return found
 
 
-def scatter(payload: Mapping[str, Any], args: argparse.Namespace | None = None) -> Scatter:
-    asked = request_of(args)
+def scatter(payload: Mapping[str, Any], asked: Selection | None = None) -> Scatter:
+    """The scatter of the payload's rows for the request the handler resolved (`asked`)."""
     (metric, direction), (x_metric, x_direction) = _axes(payload, asked)
-    pareto = len(asked.pareto) >= 2
+    objectives = asked.pareto if asked else ()
+    pareto = len(objectives) >= 2
     size = x_metric == PARAMETERS
     points: list[Point] = []
     unsized: list[str] = []
@@ -369,7 +338,7 @@ def scatter(payload: Mapping[str, Any], args: argparse.Namespace | None = None) 
         y=axis_for(metric, direction, [p.y for p in points], "y"),
         points=points,
         frontier=front,
-        stepped=not pareto or len(asked.pareto) == 2,
+        stepped=not pareto or len(objectives) == 2,
         pareto=pareto,
         best=None if best is None else best[0],
         leader=None if best is None else best[1:],

@@ -8,12 +8,12 @@ records the payload holds, and every label is clipped.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from typing import Any
 
 from pwc_core.chart import Timeline, scatter, timeline_of
 from pwc_core.chart_axes import Axis
+from pwc_core.selection import Selection
 
 LABEL = 120  # characters of a model name or paper title
 
@@ -63,10 +63,10 @@ def _timeline(timeline: Timeline) -> dict[str, Any]:
     }
 
 
-def to_json(payload: Mapping[str, Any], args: argparse.Namespace | None = None) -> dict[str, Any]:
+def to_json(payload: Mapping[str, Any], asked: Selection | None = None) -> dict[str, Any]:
     """The whole chart as plain JSON: one point per plotted row of the payload (so its size is
     bounded by the rows the payload holds), the timeline's records as the timeline holds them."""
-    chart = scatter(payload, args)
+    chart = scatter(payload, asked)
     front = {p.index for p in chart.frontier}
     drawn: dict[str, Any] = {
         "scatter": {

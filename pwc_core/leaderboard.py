@@ -12,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pwc_core.directions import NAME_ONLY, Directions, name_direction
-from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_asked
+from pwc_core.metrics import BoardMetrics, available_metrics, catalog_metrics, metric_value
+from pwc_core.selection import Criteria, criteria
 
 # --- metric direction ---------------------------------------------------------------------
 
@@ -86,38 +87,38 @@ def select_rows(
     directions: Directions | None = None,
     available: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Metric selection (docs/upstream-api.md#metric-selection). A sort without `asc`/`desc`
-    puts the best first when the metric's direction is known (`directions`, else its name),
-    and sorts descending when it is not (`sort_order`)."""
-    # each name with the option that asked for it, so that an error can say which
-    requested = [("require_metrics", n) for n in required]
-    requested += [("minimum_metrics", n) for n, _ in minimum]
-    requested += [("maximum_metrics", n) for n, _ in maximum]
-    requested += [("sort_metric", sort[0])] if sort else []
-    requested += [("pareto", n) for n, _ in pareto or ()]
-    names = resolve_asked(requested, available_metrics(rows) if available is None else available)
-    low = [(names[n.strip().casefold()], t) for n, t in minimum]
-    high = [(names[n.strip().casefold()], t) for n, t in maximum]
-    distinct = list(dict.fromkeys(names.values()))
+    """`select` by names as asked, resolved against `available` (else the rows' metrics)."""
+    names = BoardMetrics(available_metrics(rows) if available is None else available)
+    chosen = criteria(
+        names, required=required, minimum=minimum, maximum=maximum, sort=sort, pareto=pareto
+    )
+    return select(rows, chosen, directions)
 
-    def value(row: dict[str, Any], request: str) -> float | None:
-        return metric_value(row, names[request.strip().casefold()])
 
-    kept = []
+def select(
+    rows: list[dict[str, Any]], chosen: Criteria, directions: Directions | None = None
+) -> list[dict[str, Any]]:
+    """Metric selection (docs/upstream-api.md#metric-selection), its names in the board's
+    spelling. A sort without `asc`/`desc` puts the best first when the metric's direction is
+    known (`directions`, else its name), and sorts descending when it is not (`sort_order`)."""
+    named, kept = chosen.metrics, []
     for row in rows:
         # each distinct metric read once per row, however many arguments name it
-        values = {name: metric_value(row, name) for name in distinct}
+        values = {name: metric_value(row, name) for name in named}
         numbers = {name: v for name, v in values.items() if v is not None}
         if len(numbers) < len(values):
             continue
-        if all(numbers[n] >= t for n, t in low) and all(numbers[n] <= t for n, t in high):
+        if all(numbers[n] >= t for n, t in chosen.minimum) and all(
+            numbers[n] <= t for n, t in chosen.maximum
+        ):
             kept.append(row)
-    objectives = [(names[n.strip().casefold()], d) for n, d in pareto or ()]
+    objectives = list(chosen.pareto)
     if objectives:
         kept = pareto_frontier(kept, objectives)
-    if sort:
-        descending, _ = sort_order(sort[1], names[sort[0].strip().casefold()], directions)
-        kept.sort(key=lambda r: _sort_key(value(r, sort[0]), descending))
+    if chosen.sort:
+        metric, word = chosen.sort
+        descending, _ = sort_order(word, metric, directions)
+        kept.sort(key=lambda r: _sort_key(metric_value(r, metric), descending))
     elif objectives:
         first, direction = objectives[0]
         kept.sort(key=lambda r: _sort_key(metric_value(r, first), direction == "higher"))

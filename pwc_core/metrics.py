@@ -6,7 +6,7 @@ Pure functions over evaluation rows (dicts as the catalog sends them); no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pwc_core.errors import AmbiguousError, UsageError
@@ -106,20 +106,27 @@ def resolve_metrics(requests: Iterable[str], available: dict[str, str]) -> dict[
     return resolve_asked([("metric", request) for request in requests], available)
 
 
-def resolve_asked(asked: Iterable[tuple[str, str]], available: dict[str, str]) -> dict[str, str]:
+Match = Callable[[str, str], str | None]  # (request, about) -> the board's name, or None
+
+
+def resolve_asked(
+    asked: Iterable[tuple[str, str]], available: dict[str, str], match: Match | None = None
+) -> dict[str, str]:
     """`resolve_metrics` for (dest, name) pairs: an unknown or ambiguous name's error says
-    which option named it (a tool says its parameter and the name as typed)."""
+    which option named it (a tool says its parameter and the name as typed). `match` is the
+    matcher to ask (a board's `BoardMetrics.match`, which asks each name once)."""
+    find = match or (lambda request, about: match_metric(request, available, about))
     resolved: dict[str, str] = {}
     unknown: list[tuple[str, str]] = []
     for about, request in asked:
         key = request.strip().casefold()
         if key in resolved or any(a == about and n.casefold() == key for a, n in unknown):
             continue
-        match = match_metric(request.strip(), available, about)
-        if match is None:
+        found = find(request.strip(), about)
+        if found is None:
             unknown.append((about, request.strip()))
         else:
-            resolved[key] = match
+            resolved[key] = found
     if unknown:
         # the catalog's own metrics: `Parameters` is accepted, not advertised in every error
         listed = [v for v in available.values() if v != PARAMETERS]
@@ -128,6 +135,27 @@ def resolve_asked(asked: Iterable[tuple[str, str]], available: dict[str, str]) -
             Words("unknown metric(s): {}; available metrics: {}", Asked(tuple(unknown)), names)
         )
     return resolved
+
+
+class BoardMetrics:
+    """One board's metric names, and each request matched against them once: every option that
+    names the same metric (a Pareto objective, `--sort`, a filter) reads the one match
+    (docs/decisions.md#the-selection-resolved-once). An ambiguous name is refused on its first
+    match, naming the option that asked."""
+
+    def __init__(self, available: dict[str, str]) -> None:
+        self.available = available
+        self._found: dict[str, str | None] = {}
+
+    def match(self, request: str, about: str = "metric") -> str | None:
+        key = request.strip().casefold()
+        if key not in self._found:
+            self._found[key] = match_metric(request, self.available, about)
+        return self._found[key]
+
+    def resolve(self, asked: Iterable[tuple[str, str]]) -> dict[str, str]:
+        """`resolve_asked` over this board: unknown names refused together."""
+        return resolve_asked(asked, self.available, self.match)
 
 
 # --- metric values ------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Any
 
 from pwc_core.directions import NAME_ONLY, Directions
 from pwc_core.errors import UsageError
-from pwc_core.metrics import available_metrics, catalog_metrics, metric_value, resolve_asked
+from pwc_core.metrics import BoardMetrics, available_metrics, catalog_metrics, metric_value
 from pwc_core.scopes import primary_metric, scopes_of
 from pwc_core.wording import Option, Words
 
@@ -76,17 +76,18 @@ def timeline_metric(
     main_task: str | None,
     request: str | None,
     directions: Directions | None = None,
-    available: dict[str, str] | None = None,
+    names: BoardMetrics | None = None,
 ) -> tuple[str, str] | None:
     """(metric, direction) of the timeline: `request` resolved against the rows' metrics, else
     the primary metric of the main task scope. None when the rows report no metric at all.
     The direction is the board's (stated, name or ranks: pwc_core.directions). An unknown or
-    ambiguous name, or a metric whose direction is unknown, is a usage error."""
-    available = available_metrics(rows) if available is None else available
+    ambiguous name, or a metric whose direction is unknown, is a usage error. `names`: the
+    board's metric names (else the rows'), which match each name once."""
     if request is not None:
         if not request.strip():
             raise UsageError(Words("{} must name a metric", METRIC))
-        name = resolve_asked([("metric", request)], available)[request.strip().casefold()]
+        names = names or BoardMetrics(available_metrics(rows))
+        name = names.resolve([("metric", request)])[request.strip().casefold()]
     else:
         main = [r for r in rows if _text(scopes_of(r)[0].get("task_id")) == (main_task or "")]
         primary = primary_metric(main or rows)

@@ -4,14 +4,14 @@ transport, paper references resolved to one canonical ID, Markdown read in signe
 
 from __future__ import annotations
 
-import argparse
 import threading
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from pwc_core.commands import Answer
 from pwc_core.commands import Catalog as Transport
-from pwc_core.commands import run as run_handler
+from pwc_core.commands import answer as run_handler
 from pwc_core.declarations import COMMANDS, RESEARCH_COMMANDS
 from pwc_core.declare import arguments
 from pwc_core.errors import (
@@ -65,11 +65,11 @@ class CatalogService:
     def run(self, command: str, values: dict[str, Any]) -> Any:
         """The CLI handler's JSON payload for these values (keyed by parser dest); a refused
         value or a missing record is said with the tool's parameter names."""
-        return self.run_parsed(command, values)[1]
+        return self.answer(command, values).payload
 
-    def run_parsed(self, command: str, values: dict[str, Any]) -> tuple[argparse.Namespace, Any]:
-        """`run`, with the arguments exactly as the handler saw them (a tool's text may need
-        them: the leaderboard's page size and selection), parsed once."""
+    def answer(self, command: str, values: dict[str, Any]) -> Answer:
+        """`run`, with what the handler resolved on the way (a leaderboard's selection: its
+        page size and its metric names in the board's spelling, for the tool's text and chart)."""
         args = None
         try:
             args = arguments(COMMANDS[command], values)
@@ -78,9 +78,9 @@ class CatalogService:
                     args.paper = canonical_reference(self.transport, args.paper)
                 except OutsideCatalog as outside:
                     if command == "paper info":  # metadata is the answer; others need the catalog
-                        return args, outside_catalog(outside.metadata)
+                        return Answer(outside_catalog(outside.metadata))
                     raise
-            return args, run_handler(args, self.transport)
+            return run_handler(args, self.transport)
         except (UsageError, NotFoundError) as error:
             raise tool_error(error, command, args) from error
 

@@ -14,7 +14,7 @@ from pwc_cli.charts.steps import HEIGHT, step_chart, terminal_steps
 from pwc_cli.charts.svg import document
 from pwc_cli.terminal import Terminal, display_width
 from pwc_core.chart import frontier, scatter, timeline_of
-from tests.helpers.charts import SVG, brute_frontier, by_class, texts
+from tests.helpers.charts import SVG, brute_frontier, by_class, resolved, texts
 
 
 def row(
@@ -144,10 +144,10 @@ def test_the_plotted_metric_is_the_timeline_metric_then_sort_then_the_primary() 
     rows = [{"model_name": "m", "num_parameters": 10, "metrics": {"Score": 1, "Top 5 Accuracy": 9}}]
     data = payload(rows)
     assert scatter(data).metric == "Score"
-    sorted_by = type("Args", (), {"sort_metric": ("top 5", "desc"), "metric": None})()
+    sorted_by = resolved(data, sort=("top 5", "desc"))
     assert scatter(data, sorted_by).metric == "Top 5 Accuracy"  # the catalog's spelling
     timeline = {"metric": "Top 5 Accuracy", "direction": "higher", "records": []}
-    named = type("Args", (), {"sort_metric": None, "metric": "top5"})()
+    named = resolved(data, metric="Top 5 Accuracy")
     chart = scatter(data | {"timeline": timeline}, named)
     assert (chart.metric, chart.direction, chart.points[0].y) == ("Top 5 Accuracy", "higher", 9)
 

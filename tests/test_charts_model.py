@@ -6,7 +6,6 @@ Through the real get_benchmark tool: tests/mcp/test_app.py; drawn by the app: te
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import Any
 
@@ -14,8 +13,9 @@ import pytest
 
 from pwc_core.chart import scatter, timeline_of
 from pwc_core.chart_json import LABEL, to_json
+from pwc_core.selection import Criteria, Selection
 from tests.helpers.boards import Scope, rows_of
-from tests.helpers.charts import brute_frontier
+from tests.helpers.charts import brute_frontier, resolved
 
 # A board of 60 rows in the main scope over 23 values, so rows tie exactly (rows_of derives a
 # row's size from its value) and sizes tie across values; some rows lose their size, and a
@@ -35,11 +35,6 @@ def board(lower: bool) -> dict[str, Any]:
         "task_scopes": [{"main": True, "primary_metric": "Score", "direction": direction}],
         "metric_directions": {"Score": direction},
     }
-
-
-def pareto_args(*objectives: str) -> argparse.Namespace:
-    pairs = tuple(tuple(o.rsplit(":", 1)) for o in objectives)
-    return argparse.Namespace(pareto=pairs, metric=None, sort_metric=None)
 
 
 @pytest.mark.parametrize("lower", [False, True])
@@ -94,7 +89,7 @@ def front_payload() -> dict[str, Any]:
 
 def test_a_pareto_request_plots_its_objectives_and_its_rows_are_the_frontier() -> None:
     payload = front_payload()
-    chart = scatter(payload, pareto_args("top-1:higher", "gflops:lower"))  # the catalog's names
+    chart = scatter(payload, resolved(payload, "top-1:higher", "gflops:lower"))  # as matched
     assert (chart.y.metric, chart.y.direction) == ("Top 1 Accuracy", "higher")
     assert (chart.x.metric, chart.x.direction, chart.x.scale) == ("GFLOPs", "lower", "log")
     assert {p.model for p in chart.frontier} == {m for m, *_ in ROWS} and chart.pareto
@@ -118,7 +113,8 @@ def test_a_pareto_request_plots_its_objectives_and_its_rows_are_the_frontier() -
     ],
 )
 def test_the_axes_of_a_pareto_request(objectives: tuple[str, ...], y: str, x: str) -> None:
-    chart = scatter(front_payload(), pareto_args(*objectives))
+    payload = front_payload()
+    chart = scatter(payload, resolved(payload, *objectives))
     assert (chart.y.metric, chart.x.metric) == (y, x)
     assert len(chart.frontier) == len(ROWS)
     assert chart.stepped == (len(objectives) == 2)  # three objectives make no staircase in two
@@ -129,7 +125,8 @@ def test_the_axes_of_a_pareto_request(objectives: tuple[str, ...], y: str, x: st
 @pytest.mark.parametrize("x_direction", ["higher", "lower"])
 def test_better_is_up_and_left_whatever_the_directions(y_direction: str, x_direction: str) -> None:
     """An axis runs reversed exactly when its better end would otherwise be down or right."""
-    chart = scatter(front_payload(), pareto_args(f"Top 1:{y_direction}", f"GFLOPs:{x_direction}"))
+    payload = front_payload()
+    chart = scatter(payload, resolved(payload, f"Top 1:{y_direction}", f"GFLOPs:{x_direction}"))
     assert chart.y.reversed == (y_direction == "lower")
     assert chart.x.reversed == (x_direction == "higher")
     order = [p.x for p in chart.frontier]  # drawn from the better x end
@@ -160,7 +157,7 @@ def test_the_json_form_is_plain_bounded_json() -> None:
             for k in range(12)
         ],
     }
-    drawn = to_json(payload, pareto_args("Top 1 Accuracy:higher", "GFLOPs:lower"))
+    drawn = to_json(payload, resolved(payload, "Top 1 Accuracy:higher", "GFLOPs:lower"))
     assert json.loads(json.dumps(drawn, allow_nan=False)) == drawn
     assert len(drawn["scatter"]["points"]) == len(ROWS)
     assert all(len(p["label"]) <= LABEL for p in drawn["scatter"]["points"])
@@ -188,7 +185,9 @@ def test_a_sorted_page_plots_the_sort_metric_the_whole_board_resolved() -> None:
         "metric_directions": {"Other": "higher"},
         "ordering": {"by": "sort", "metric": "Top 1 Accuracy", "direction": "higher"},
     }
-    args = argparse.Namespace(pareto=None, metric=None, sort_metric=("top-1", None))
-    chart = scatter(page, args)
+    board = Selection(
+        page=2, limit=2, selecting=True, chosen=Criteria(sort=("Top 1 Accuracy", None))
+    )
+    chart = scatter(page, board)
     assert chart.y.metric == "Top 1 Accuracy" and chart.y.direction == "higher"
     assert chart.points == [] and chart.unvalued == 2

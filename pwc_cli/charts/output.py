@@ -20,6 +20,7 @@ from typing import Any
 from pwc_cli.charts.svg import document
 from pwc_core.chart import scatter
 from pwc_core.errors import UsageError
+from pwc_core.selection import Selection
 
 
 def _target(path: str) -> str:
@@ -73,8 +74,11 @@ def _write(target: str, text: str) -> None:
         raise
 
 
-def write_chart(args: argparse.Namespace, payload: Mapping[str, Any]) -> list[str]:
-    """Write the `--chart` SVG of `payload`; the stderr note saying where (none without it)."""
+def write_chart(
+    args: argparse.Namespace, payload: Mapping[str, Any], asked: Selection | None
+) -> list[str]:
+    """Write the `--chart` SVG of `payload` for the selection the handler resolved (`asked`);
+    the stderr note saying where (none without `--chart`)."""
     path = getattr(args, "chart", None)
     if not path:
         return []
@@ -82,9 +86,9 @@ def write_chart(args: argparse.Namespace, payload: Mapping[str, Any]) -> list[st
     if refused:
         raise UsageError(refused.removeprefix("argument "))
     try:
-        _write(_target(path), document(payload, args))
+        _write(_target(path), document(payload, asked))
     except OSError as exc:
         raise UsageError(f"--chart: cannot write {path}: {exc.strerror or exc}") from None
-    chart = scatter(payload, args)
+    chart = scatter(payload, asked)
     plotted = f"{len(chart.points)} point{'s' if len(chart.points) != 1 else ''} plotted"
     return [f"# chart written to {path} ({plotted})"]

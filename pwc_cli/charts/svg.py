@@ -5,13 +5,13 @@ escaped; the document has no scripts, no links, no external references and no st
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping
 from typing import Any
 
 from pwc_cli.charts import panels
 from pwc_cli.charts.markup import clean, element, text_node
 from pwc_core.chart import scatter, timeline_of
+from pwc_core.selection import Selection
 
 WIDTH = 800
 SCATTER_HEIGHT = 480
@@ -19,7 +19,7 @@ TIMELINE_HEIGHT = 360
 FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif"
 
 
-def document(payload: Mapping[str, Any], args: argparse.Namespace | None = None) -> str:
+def document(payload: Mapping[str, Any], asked: Selection | None = None) -> str:
     """The whole SVG: the scatter, and under it the SOTA-over-time steps when asked for."""
     bench = payload.get("benchmark") if isinstance(payload.get("benchmark"), dict) else {}
     name = clean((bench or {}).get("name") or "Leaderboard", 80)
@@ -27,7 +27,7 @@ def document(payload: Mapping[str, Any], args: argparse.Namespace | None = None)
     height = SCATTER_HEIGHT + (TIMELINE_HEIGHT if timeline is not None else 0)
     body = [
         element("rect", {"class": "background", "width": WIDTH, "height": height, "fill": "#fff"}),
-        panels.scatter_panel(scatter(payload, args), name, WIDTH, SCATTER_HEIGHT),
+        panels.scatter_panel(scatter(payload, asked), name, WIDTH, SCATTER_HEIGHT),
     ]
     if timeline is not None:
         body.append(

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pwc_core.errors import HTTPStatusError, NotFoundError, UsageError, upstream_detail
 from pwc_core.plugins import import_all
 from pwc_core.replies import Catalog
+from pwc_core.selection import Selection
 from pwc_core.wording import Option, Words
 
 Handler = Callable[[argparse.Namespace, Catalog], Any]
@@ -34,14 +36,30 @@ def load_all() -> dict[str, Handler]:
     return HANDLERS
 
 
-def run(args: argparse.Namespace, client: Catalog) -> Any:
+@dataclass(frozen=True)
+class Answer:
+    """A handler's payload, and what it resolved on the way that the payload's readers need
+    (a leaderboard's `Selection`, docs/decisions.md#the-selection-resolved-once): carried
+    beside the payload, never serialized with it. A handler returns either."""
+
+    payload: Any
+    selection: Selection | None = None
+
+
+def answer(args: argparse.Namespace, client: Catalog) -> Answer:
     fn = load_all().get(args.command)
     if fn is None:
         raise UsageError(f"pwc {args.command} is not a read-only research command")
     try:
-        return fn(args, client)
+        result = fn(args, client)
     except HTTPStatusError as error:
         raise translated(error, args) from None
+    return result if isinstance(result, Answer) else Answer(result)
+
+
+def run(args: argparse.Namespace, client: Catalog) -> Any:
+    """The command's payload (`answer` without what it resolved)."""
+    return answer(args, client).payload
 
 
 FILTER_FLAGS = ("task", "method", "conference", "framework", "organization", "author")

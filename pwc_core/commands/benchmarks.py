@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from pwc_core.board import leaderboard
-from pwc_core.commands import Catalog, common, handler
+from pwc_core.commands import Answer, Catalog, common, handler
 from pwc_core.errors import UpstreamShapeError, UsageError
 from pwc_core.replies import extract_rows
 from pwc_core.routes import routes
@@ -48,7 +48,7 @@ def _int(value: Any) -> int | None:
 
 
 @handler("benchmark")
-def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
+def benchmark(args: argparse.Namespace, client: Catalog) -> Answer:
     name = (args.name or "").strip()
     if not name:
         raise UsageError(Words("benchmark inspection requires {}", Option("--name")))
@@ -56,10 +56,10 @@ def benchmark(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:
     search = common.q_search(client, "datasets/", {"page": 1, "page_size": 100})
     rows = search(name)
     found = common.find_entity(rows, args.name, BENCHMARK_FIELDS, "Benchmark", search=search)
-    data = leaderboard(client, args, found, metric_mode(args))
+    data, selection = leaderboard(client, args, found, metric_mode(args))
     # the other benchmarks of the lookup that contain its name: "Penn Treebank (Word Level)"
     data["similar_benchmarks"] = siblings(rows, found)
-    return data
+    return Answer(data, selection)
 
 
 # --- benchmark list -----------------------------------------------------------------------

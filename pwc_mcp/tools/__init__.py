@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +10,7 @@ from mcp.types import TextContent, ToolAnnotations
 from mcp.types import Tool as ListedTool
 from pydantic import BaseModel
 
+from pwc_core.commands import Answer
 from pwc_core.replies import extract_rows
 from pwc_mcp.answers import texts
 from pwc_mcp.answers.additions import structured
@@ -61,17 +61,17 @@ def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., 
 
 def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any) -> Any:
     """Run the tool's CLI handler; every failure becomes one typed Failure."""
-    return parsed_payload_of(catalog, tool, params, **overrides)[1]
+    return answer_of(catalog, tool, params, **overrides).payload
 
 
-def parsed_payload_of(
+def answer_of(
     catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any
-) -> tuple[argparse.Namespace, Any]:
-    """`payload_of`, with the handler's parsed arguments."""
+) -> Answer:
+    """`payload_of`, with what the handler resolved (a leaderboard's selection)."""
     values = to_dests(tool, params)
     values.update({k: v for k, v in overrides.items() if v is not None})
     try:
-        return catalog.run_parsed(TOOLS[tool], values)
+        return catalog.answer(TOOLS[tool], values)
     except Exception as error:  # mapped to a stable message; details never reach the client
         raise tool_error(error) from None
 

@@ -9,7 +9,6 @@ from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
 from pwc_core.chart_json import to_json as chart_json
-from pwc_core.commands.benchmarks import metric_mode
 from pwc_core.sentences import leaderboard_summary, ordering_sentence
 from pwc_mcp import ui
 from pwc_mcp.answers import texts
@@ -21,12 +20,12 @@ from pwc_mcp.catalog import CatalogService
 from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.tools import (
     READ_ONLY,
+    answer_of,
     bounded,
     cap,
     flat_page,
     generated,
     more,
-    parsed_payload_of,
     payload_of,
     respond,
 )
@@ -35,7 +34,9 @@ from pwc_mcp.tools.taxonomy import grouped
 
 
 def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
-    args, payload = parsed_payload_of(catalog, "get_benchmark", params)
+    answered = answer_of(catalog, "get_benchmark", params)
+    payload, selection = answered.payload, answered.selection
+    assert selection is not None  # the benchmark handler always resolves one
     rows = cap(checked_rows(payload.get("results")))
     bench = benchmark_summary(payload.get("benchmark") or {})
     evaluations = [evaluation(r) for r in rows]
@@ -46,14 +47,14 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         next_page=payload.get("next_page"),
         evaluations=scores(rows, evaluations),
         # the rows the result holds, and the objectives the handler selected them by
-        chart=chart_json({**payload, "results": rows}, args),
+        chart=chart_json({**payload, "results": rows}, selection),
         data=bounded(payload),
     )
-    # The page size and selection exactly as the CLI handler saw them, so the header is the
-    # CLI's own sentence (pwc_core.sentences.leaderboard_summary).
+    # The page size and selection exactly as the CLI handler resolved them, so the header is
+    # the CLI's own sentence (pwc_core.sentences.leaderboard_summary).
     header = texts.joined(
         [
-            leaderboard_summary(payload, args.limit, metric_mode(args)),
+            leaderboard_summary(payload, selection.limit, selection.selecting),
             ordering_sentence(payload),
             texts.main_scope(payload.get("task_scopes")),
             "Ranks are task-scoped.",

@@ -1,9 +1,15 @@
-"""Chart test helpers: the SVG namespace, elements by class, their text, and the Pareto frontier
-computed the slow, obvious way to compare the chart's against."""
+"""Chart test helpers: the SVG namespace, elements by class, their text, the Pareto frontier
+computed the slow, obvious way to compare the chart's against, and a request resolved the way
+the handler resolves it."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
+from typing import Any
+
+from pwc_core.metrics import BoardMetrics, available_metrics
+from pwc_core.selection import Selection, Sort, criteria
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -25,3 +31,18 @@ def brute_frontier(points: list[tuple[int, float]], sign: float) -> set[tuple[in
         for p, v in points
         if all(sign * v > sign * w for q, w in points if q <= p and (q, w) != (p, v))
     }
+
+
+def resolved(
+    payload: Mapping[str, Any],
+    *objectives: str,
+    sort: Sort | None = None,
+    metric: str | None = None,
+) -> Selection:
+    """The `Selection` the handler would carry for Pareto `objectives` ("NAME:higher") and a
+    `sort`, their names matched against the payload's rows (the whole board, here); `metric`
+    is the timeline's, already in the board's spelling."""
+    rows = [r for r in payload.get("results") or [] if isinstance(r, dict)]
+    pareto = [(name, way) for name, _, way in (o.rpartition(":") for o in objectives)]
+    chosen = criteria(BoardMetrics(available_metrics(rows)), sort=sort, pareto=pareto)
+    return Selection(page=1, limit=max(len(rows), 1), selecting=True, metric=metric, chosen=chosen)

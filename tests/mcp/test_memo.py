@@ -193,13 +193,13 @@ async def test_admission_checks_run_on_remembered_calls(sample: RunningCatalog) 
 async def test_a_repeated_call_does_not_run_the_handler_again(sample: RunningCatalog) -> None:
     catalog = make_service(sample.url)
     runs: list[str] = []
-    real_run = catalog.run_parsed  # every tool's handler runs through it
+    real_run = catalog.answer  # every tool's handler runs through it
 
     def counted(command: str, values: dict[str, Any]) -> Any:
         runs.append(command)
         return real_run(command, values)
 
-    catalog.run_parsed = counted  # type: ignore[method-assign]
+    catalog.answer = counted  # type: ignore[method-assign]
     async with Client(build_server(catalog)) as client:
         for _ in range(3):
             await call(client, "get_benchmark", **TOOL_EXAMPLES["get_benchmark"][0])
