@@ -1,13 +1,18 @@
 """The README's "Adding a command or tool", done for real on a copy of the checkout: a throwaway
-`pwc areas` command with its `list_areas` tool, over the catalog's `areas/` route, in exactly the
-hand edits the README lists (declaration, handler, view, tool, example), then `make regen`'s
-script, then the tests that catch a forgotten step. Run by CI (`make new-command`); exits 1 when
-a step the README does not list turns out to be needed, or the README names other files.
+`pwc licenses` command with its `list_licenses` tool, over a route the catalog client has never
+read (`licenses/`) and with an output shape no tool has yet, so every edit a realistic command
+needs is made: the declaration, the handler with its `ROUTES` line, the route's line in the
+contract, the sample catalog's data and endpoint, the view, the output model and text, the tool
+and its example. Exactly the files the README's checklist names are edited, then `make regen`'s
+script runs, then the tests that catch a forgotten step. Run by CI (`make new-command`); exits 1
+when a step the README does not list turns out to be needed, or when the README's checklist and
+these edits name different files.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,37 +21,98 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Adding a command or tool"
+DOMAIN = "taxonomy"  # the README writes it `<domain>`
+LICENSES = (
+    '{"id": "1", "spdx": "MIT", "name": "MIT License", "is_open": true, "paper_count": 21}, '
+    '{"id": "2", "spdx": "Apache-2.0", "name": "Apache License 2.0", "is_open": true, '
+    '"paper_count": 17}, '
+    '{"id": "3", "spdx": "NONE", "name": "No license stated", "is_open": false, "paper_count": 9}'
+)
 
-# file -> (anchor text, text put before it; "" anchor: appended at the end)
-EDITS: dict[str, tuple[str, str]] = {
-    "pwc_core/declarations/taxonomy.py": (
-        "\n)\n",
-        '\n    Command("areas", "Research areas.", (shared.json(),),'
-        ' ("pwc areas", "pwc areas --json"), tool="list_areas"),',
-    ),
-    "pwc_core/commands/taxonomy.py": (
-        "",
-        '\n\n@handler("areas")\n'
-        "def areas(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:\n"
-        '    rows, _ = extract_rows(client.get_json("areas/"))\n'
-        '    return {"count": len(rows), "results": rows}\n',
-    ),
-    "pwc_cli/views/taxonomy.py": (
-        "",
-        '\n\n@view("areas")\n'
-        "def areas_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:\n"
-        '    columns = [("id", "id"), ("name", "name")]\n'
-        '    return row_table(payload, args, tty, columns, right=[], empty="no areas")\n',
-    ),
-    "pwc_mcp/tools/taxonomy.py": (
-        "\n    return provider\n",
-        "\n    @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))\n"
-        '    @generated("list_areas")\n'
-        "    def list_areas(**params: Any) -> ToolResult:\n"
-        '        """Research areas (Computer Vision, NLP, ...): the names list_tasks(area=) takes."""\n'
-        '        return flat_page(payload_of(catalog, "list_areas", params), None, "areas")\n',
-    ),
-    "pwc_mcp/site/examples.py": ('    "get_benchmark": (', '    "list_areas": ({},),\n'),
+# file -> its edits, each (anchor text, text put before it; "" anchor: appended at the end)
+EDITS: dict[str, list[tuple[str, str]]] = {
+    "pwc_core/declarations/taxonomy.py": [
+        (
+            "\n)\n",
+            '\n    Command("licenses", "Licenses of papers\' code, with paper counts.",'
+            ' (shared.json(),), ("pwc licenses", "pwc licenses --json"), tool="list_licenses"),',
+        )
+    ],
+    "pwc_core/commands/taxonomy.py": [
+        (
+            "    tasks/                            list",
+            "    licenses/                         list     taxonomy\n",
+        ),
+        (
+            "",
+            '\n\n@handler("licenses")\n'
+            "def licenses(args: argparse.Namespace, client: Catalog) -> dict[str, Any]:\n"
+            '    rows, _ = extract_rows(client.get_json("licenses/"))\n'
+            '    return {"count": len(rows), "results": rows}\n',
+        ),
+    ],
+    "docs/upstream-api.md": [
+        (
+            "| `tasks/` |",
+            "| `licenses/` | nothing | `{count, results: [{id, spdx, name, is_open, paper_count}]}`"
+            ", every license |\n",
+        )
+    ],
+    "pwc_mcp/sample/data/catalog.json": [('  "tasks": [', f'  "licenses": [{LICENSES}],\n')],
+    "pwc_mcp/sample/records.py": [
+        ("        self.tasks: dict", '        self.licenses: list[Json] = raw["licenses"]\n')
+    ],
+    "pwc_mcp/sample/endpoints.py": [
+        (
+            '    ("tasks/", tasks_list),',
+            '    ("licenses/", lambda s, p, a: paginate(s.licenses, p.page(100, 100))),\n',
+        )
+    ],
+    "pwc_cli/views/taxonomy.py": [
+        (
+            "",
+            '\n\n@view("licenses")\n'
+            "def licenses_view(payload: Any, args: argparse.Namespace, tty: Screen) -> Rendered:\n"
+            '    columns = [("license", "spdx"), ("name", "name"), ("papers", "paper_count")]\n'
+            '    return row_table(payload, args, tty, columns, right=["papers"], empty="no licenses")\n',
+        )
+    ],
+    "pwc_mcp/answers/models.py": [
+        (
+            "# --- schemas",
+            "class LicensePage(Out):\n"
+            "    open_count: int  # how many of them are open licenses\n"
+            "    data: dict[str, Any]\n\n\n",
+        )
+    ],
+    "pwc_mcp/answers/texts.py": [
+        (
+            "",
+            "\n\ndef licenses(rows: list[dict[str, Any]]) -> str:\n"
+            '    """One line a license: its name, SPDX identifier and papers."""\n'
+            '    lines = [f"Returned {len(rows)} licenses."]\n'
+            "    for row in rows:\n"
+            '        papers = count(row.get("paper_count"), "paper")\n'
+            "        lines.append(f\"- {clip(row.get('name'), 80)} ({row.get('spdx')}): {papers}\")\n"
+            '    return "\\n".join(lines)\n',
+        )
+    ],
+    "pwc_mcp/tools/taxonomy.py": [
+        ("Record, RecordPage, lean_schema", "LicensePage, "),
+        (
+            "\n    return provider\n",
+            "\n    @tool(annotations=READ_ONLY, output_schema=lean_schema(LicensePage))\n"
+            "    @generated\n"
+            "    def list_licenses(name: str, /, **params: Any) -> ToolResult:\n"
+            '        """Licenses papers\' code is released under, with how many papers use each."""\n'
+            "        payload = payload_of(catalog, name, params)\n"
+            "        rows, _ = rows_of(payload)\n"
+            '        open_count = sum(row.get("is_open") is True for row in rows)\n'
+            "        model = LicensePage(open_count=open_count, data=bounded(payload))\n"
+            "        return respond(model, texts.licenses(rows[:HOSTED_ROW_CAP]))\n",
+        ),
+    ],
+    "pwc_mcp/site/examples.py": [('    "get_benchmark": (', '    "list_licenses": ({},),\n')],
 }
 TESTS = [
     "tests/test_completeness.py",
@@ -60,26 +126,34 @@ TESTS = [
     "tests/golden",
     "tests/cli/test_output.py",
     "tests/mcp/test_texts.py",
+    "tests/mcp/test_one_copy.py",
+    "tests/mcp/test_tool_names.py",
     "tests/e2e/test_content_free_log.py",
 ]
 
 
 def listed_files() -> set[str]:
-    """The files the README's checklist names (its steps, before the table of failing tests)."""
+    """The files the README's checklist says to edit: those its numbered steps name in their
+    heads (`N. **Step** in `file`, `file`: ...`), with `<domain>` read as this script's."""
     text = (ROOT / "README.md").read_text("utf-8").split(SECTION, 1)[1].split("\n## ", 1)[0]
-    steps = text.split("\n| ", 1)[0]
-    return {f for f in EDITS if f in steps or f.replace("taxonomy", "<domain>") in steps}
+    heads = re.findall(r"^\d+\. \*\*[^*]+\*\* in ([^:]+):\s", text, re.M)
+    return {
+        name.replace("<domain>", DOMAIN)
+        for head in heads
+        for name in re.findall(r"`([^`]+)`", head)
+    }
 
 
 def edit(copy: Path) -> None:
-    for name, (anchor, text) in EDITS.items():
+    for name, edits in EDITS.items():
         path = copy / name
         source = path.read_text("utf-8")
-        if anchor:
-            at = source.rindex(anchor)
-            source = source[:at] + text + source[at:]
-        else:
-            source = source.rstrip("\n") + "\n" + text
+        for anchor, text in edits:
+            if anchor:
+                at = source.rindex(anchor)
+                source = source[:at] + text + source[at:]
+            else:
+                source = source.rstrip("\n") + "\n" + text
         path.write_text(source, "utf-8")
 
 
@@ -90,10 +164,14 @@ def run(copy: Path, *argv: str) -> None:
 
 
 def main() -> int:
-    unlisted = set(EDITS) - listed_files()
-    if unlisted:
-        print(f"new-command: the README's checklist does not name {sorted(unlisted)}")
+    listed = listed_files()
+    if listed != set(EDITS):
+        print(
+            "new-command: the README's checklist and these edits differ: it does not name "
+            f"{sorted(set(EDITS) - listed)}, and names {sorted(listed - set(EDITS))} unedited"
+        )
         return 1
+    made = f"{sum(map(len, EDITS.values()))} hand edits in {len(EDITS)} files"
     files = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard"],
         cwd=ROOT,
@@ -109,14 +187,22 @@ def main() -> int:
                 shutil.copy2(ROOT / name, copy / name)
         edit(copy)
         try:
-            run(copy, sys.executable, "-m", "ruff", "format", *EDITS)
+            run(
+                copy,
+                sys.executable,
+                "-m",
+                "ruff",
+                "format",
+                *(f for f in EDITS if f.endswith(".py")),
+            )
             run(copy, sys.executable, "scripts/regen.py")
-            run(copy, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *TESTS)
+            pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+            run(copy, *pytest, *TESTS)
             run(copy, sys.executable, "-m", "mypy", "--cache-dir", str(copy / ".cache" / "mypy"))
         except subprocess.CalledProcessError as failed:
-            print(f"new-command: {len(EDITS)} hand edits and `make regen` are not enough: {failed}")
+            print(f"new-command: {made} and `make regen` are not enough: {failed}")
             return 1
-    print(f"new-command: `pwc areas` / `list_areas` took {len(EDITS)} hand edits and `make regen`")
+    print(f"new-command: `pwc licenses` / `list_licenses` took {made} and `make regen`")
     return 0
 
 

@@ -7,7 +7,9 @@
   and their share of the reference implementation's; `sample-sizes`: the sample catalog's
   papers, tasks and benchmarks; `text TOOL N`: what a model reads for TOOL's example N;
   `sizes`: per tool family, the bytes of the text and of the structuredContent (and of its
-  `data`) of every example, which is what a text-only and a structured-only client pay.
+  `data`) of every example, which is what a text-only and a structured-only client pay;
+  `modules`: the Architecture section's map, every folder of the three packages (a room: its
+  `__init__.py` docstring says what it is for) with each module's opening sentence.
 - scripts/interop_calls.json, the Inspector's plan (pwc_mcp.site.examples.interop_calls_json).
 - tests/golden/tools_list.json: tools/list as a real MCP client reads it over HTTP from the real
   application against the sample catalog (tools sorted by name, pretty-printed), so any change to
@@ -20,6 +22,7 @@ from what `generate()` makes.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
@@ -47,7 +50,8 @@ SAMPLE_DATA = Path("pwc_mcp/sample/data/catalog.json")
 REFERENCE_TOOLS_LIST_BYTES = 48_371
 
 REGION = re.compile(r"<!-- generated: ([^>]*?) -->(.*?)<!-- end -->", re.S)
-REQUIRED = ("tools", "counts", "prompts", "tools-list-size", "sample-sizes", "sizes")
+REQUIRED = ("tools", "counts", "prompts", "tools-list-size", "sample-sizes", "sizes", "modules")
+PACKAGES = ("pwc_core", "pwc_cli", "pwc_mcp")  # in layer order: the core below its two users
 # A tool's family is its CLI command's first word; the rest are taxonomy.
 FAMILIES = {"search": "Papers", "paper": "Papers", "benchmark": "Benchmarks"}
 
@@ -195,6 +199,30 @@ def sizes(served: Served) -> str:
     return "\n" + "\n".join(rows) + "\n"
 
 
+def opening(path: Path, root: Path = ROOT) -> str:
+    """The first sentence of a module's docstring, on one line."""
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    if not docstring:
+        name = path.relative_to(root).as_posix()
+        raise SystemExit(f"regen: {name} has no docstring to say what it is for")
+    paragraph = " ".join(docstring.split("\n\n", 1)[0].split())
+    return re.split(r"(?<=[.!?])\s", paragraph, maxsplit=1)[0]
+
+
+def module_map(_: Served, root: Path = ROOT) -> str:
+    """Every folder of the packages, then each of its modules, with its opening sentence."""
+    lines = []
+    for package in PACKAGES:
+        for folder in sorted({p.parent for p in (root / package).rglob("*.py")}):
+            init = folder / "__init__.py"
+            about = opening(init, root) if init.is_file() else "(no `__init__.py`)"
+            lines.append(f"- **`{folder.relative_to(root).as_posix()}/`**: {about}")
+            for module in sorted(folder.glob("*.py")):
+                if module.name != "__init__.py":
+                    lines.append(f"  - `{module.name}`: {opening(module, root)}")
+    return "\n" + "\n".join(lines) + "\n"
+
+
 RENDERERS: dict[str, Callable[..., str]] = {
     "tools": tool_table,
     "counts": counts,
@@ -203,6 +231,7 @@ RENDERERS: dict[str, Callable[..., str]] = {
     "sample-sizes": sample_sizes,
     "text": text,
     "sizes": sizes,
+    "modules": module_map,
 }
 
 

@@ -41,22 +41,26 @@ class LeanTool(FunctionTool):
         return listed
 
 
-def generated(tool: str) -> Callable[[Callable[..., ToolResult]], Callable[..., ToolResult]]:
-    """The tool's generated signature (pwc_mcp.params), and its failures in the tool's words:
-    a projection that finds the catalog's answer of the wrong shape (ResponseError) is an
-    `upstream_error:` like any failure inside the handler, never FastMCP's masked message."""
+def generated(fn: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
+    """The tool its function names: the one a declaration gives that name (`tool=`,
+    pwc_core/declarations), with the signature generated for it (pwc_mcp.params). The function
+    receives the name first (`def list_tasks(name: str, /, **params)`), so its body hands it on
+    (`payload_of(catalog, name, params)`) instead of writing it again. Its failures are in the
+    tool's words: a projection that finds the catalog's answer of the wrong shape
+    (ResponseError) is an `upstream_error:` like any failure inside the handler, never
+    FastMCP's masked message."""
+    tool = fn.__name__
+    if tool not in TOOLS:
+        raise ValueError(f"tool {tool}: no Command declares tool={tool!r} (pwc_core/declarations)")
 
-    def apply(fn: Callable[..., ToolResult]) -> Callable[..., ToolResult]:
-        def guarded(**params: Any) -> ToolResult:
-            try:
-                return fn(**params)
-            except Exception as error:  # Failures pass through tool_error unchanged
-                raise tool_error(error) from None
+    def guarded(**params: Any) -> ToolResult:
+        try:
+            return fn(tool, **params)
+        except Exception as error:  # Failures pass through tool_error unchanged
+            raise tool_error(error) from None
 
-        guarded.__doc__ = fn.__doc__
-        return signed(tool)(guarded)
-
-    return apply
+    guarded.__doc__ = fn.__doc__
+    return signed(tool)(guarded)
 
 
 def payload_of(catalog: CatalogService, tool: str, params: dict[str, Any], **overrides: Any) -> Any:

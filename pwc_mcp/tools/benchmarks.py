@@ -33,8 +33,8 @@ from pwc_mcp.tools.papers import _as_resource
 from pwc_mcp.tools.taxonomy import grouped
 
 
-def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
-    answered = answer_of(catalog, "get_benchmark", params)
+def leaderboard(catalog: CatalogService, name: str, params: dict[str, Any]) -> ToolResult:
+    answered = answer_of(catalog, name, params)
     payload, selection = answered.payload, answered.selection
     assert selection is not None  # the benchmark handler always resolves one
     rows = cap(checked_rows(payload.get("results")))
@@ -78,23 +78,23 @@ def build(catalog: CatalogService) -> LocalProvider:
     provider = LocalProvider(on_duplicate="error")
 
     @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(Leaderboard), meta=ui.BINDING)
-    @generated("get_benchmark")
-    def get_benchmark(**params: Any) -> ToolResult:
+    @generated
+    def get_benchmark(name: str, /, **params: Any) -> ToolResult:
         """Leaderboard of one benchmark (what Papers With Code calls a dataset), by exact name:
         list_benchmarks(search=) finds it. State of the art under constraints (openness, size,
         metric thresholds, Pareto); metric names match case-insensitively, by alias (AP/mAP,
         top1/Accuracy) or by the one metric containing them. Ranks are task-scoped; timeline
         gives SOTA over time."""
-        return leaderboard(catalog, params)
+        return leaderboard(catalog, name, params)
 
     @provider.tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_benchmarks")
-    def list_benchmarks(**params: Any) -> ToolResult:
+    @generated
+    def list_benchmarks(name: str, /, **params: Any) -> ToolResult:
         """Find benchmarks (Papers With Code's datasets) by name, by task (ranked by recent
         activity) or grouped by area. Next: get_benchmark, a leaderboard."""
         group = bool(params.get("group_by_area") or params.get("area"))
         limit = params.get("limit") or (None if group else HOSTED_ROW_CAP)
-        payload = payload_of(catalog, "list_benchmarks", {**params, "limit": limit})
+        payload = payload_of(catalog, name, {**params, "limit": limit})
         if "results" in payload and payload.get("results") and "tasks" in payload["results"][0]:
             items: list[dict[str, Any]] = []
             for area in checked_rows(payload["results"]):
@@ -121,12 +121,9 @@ def build(catalog: CatalogService) -> LocalProvider:
         "(get_benchmark page 1).",
     )
     def benchmark_resource(benchmark: str) -> str:
-        result = _as_resource(
-            lambda: leaderboard(
-                catalog,
-                validated("get_benchmark", {"benchmark": benchmark, "page": 1, "limit": 20}),
-            )
-        )
+        name = "get_benchmark"  # the tool this resource is, on its first page of 20
+        arguments = {"benchmark": benchmark, "page": 1, "limit": 20}
+        result = _as_resource(lambda: leaderboard(catalog, name, validated(name, arguments)))
         return json.dumps(result.structured_content, ensure_ascii=False)
 
     return provider

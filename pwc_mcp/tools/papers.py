@@ -90,8 +90,8 @@ def _official(repository: Any) -> bool:
     return isinstance(repository, dict) and repository.get("is_official") is True
 
 
-def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
-    payload = payload_of(catalog, "get_paper_info", params, include_resources=True)
+def info_result(catalog: CatalogService, name: str, params: dict[str, Any]) -> ToolResult:
+    payload = payload_of(catalog, name, params, include_resources=True)
     repo_limit = params.get("repo_limit") or 5
     everything = bool(params.get("include_resources"))
     paper = paper_detail(payload, repo_limit, everything)
@@ -130,26 +130,26 @@ def build(catalog: CatalogService) -> LocalProvider:
     tool = provider.tool
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
-    @generated("search_papers")
-    def search_papers(**params: Any) -> ToolResult:
+    @generated
+    def search_papers(name: str, /, **params: Any) -> ToolResult:
         """Find papers by topic, title, author or arXiv ID (hybrid; mode keyword for exact words).
         Exact filters (task, method, venue, author): list_papers. Next: get_paper_info or
         read_paper."""
-        return paper_page(catalog, payload_of(catalog, "search_papers", params), params.get("page"))
+        return paper_page(catalog, payload_of(catalog, name, params), params.get("page"))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperInfo))
-    @generated("get_paper_info")
-    def get_paper_info(**params: Any) -> ToolResult:
+    @generated
+    def get_paper_info(name: str, /, **params: Any) -> ToolResult:
         """One paper: metadata, abstract, official code first. Next: get_paper_evaluations (its
         results), read_paper (full text)."""
-        return info_result(catalog, params)
+        return info_result(catalog, name, params)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(EvaluationPage))
-    @generated("get_paper_evaluations")
-    def get_paper_evaluations(**params: Any) -> ToolResult:
+    @generated
+    def get_paper_evaluations(name: str, /, **params: Any) -> ToolResult:
         """A paper's benchmark results, merged across task scopes. A whole leaderboard:
         get_benchmark."""
-        payload = payload_of(catalog, "get_paper_evaluations", params)
+        payload = payload_of(catalog, name, params)
         raw = cap(checked_rows(payload.get("results")))
         rows = [paper_evaluation(r) for r in raw]
         model = EvaluationPage(
@@ -165,8 +165,8 @@ def build(catalog: CatalogService) -> LocalProvider:
         return respond(model, text)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperRead))
-    @generated("read_paper")
-    def read_paper(**params: Any) -> ToolResult:
+    @generated
+    def read_paper(name: str, /, **params: Any) -> ToolResult:
         """A paper's full text as Markdown, 64 KiB per call; while `truncated`, call again with
         cursor=next_cursor. Metadata and abstract: get_paper_info."""
         try:
@@ -184,39 +184,39 @@ def build(catalog: CatalogService) -> LocalProvider:
         return respond(_chunk_model(chunk, data), chunk.markdown + sections.continuation(chunk))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
-    @generated("list_papers")
-    def list_papers(**params: Any) -> ToolResult:
+    @generated
+    def list_papers(name: str, /, **params: Any) -> ToolResult:
         """Papers by exact filters (task, method, conference, framework, organization, authors,
         dates, official code); fails rather than ignore a filter. Topic search: search_papers.
         Next: get_paper_info."""
-        return paper_page(catalog, payload_of(catalog, "list_papers", params), params.get("page"))
+        return paper_page(catalog, payload_of(catalog, name, params), params.get("page"))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
-    @generated("list_recent_papers")
-    def list_recent_papers(**params: Any) -> ToolResult:
+    @generated
+    def list_recent_papers(name: str, /, **params: Any) -> ToolResult:
         """The most recently published papers. Next: get_paper_info."""
-        return paper_page(catalog, payload_of(catalog, "list_recent_papers", params))
+        return paper_page(catalog, payload_of(catalog, name, params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
-    @generated("list_trending_papers")
-    def list_trending_papers(**params: Any) -> ToolResult:
+    @generated
+    def list_trending_papers(name: str, /, **params: Any) -> ToolResult:
         """Papers gaining attention now, published within max_age_days. Next: get_paper_info."""
         scope = texts.trending_scope(params.get("max_age_days"), params.get("min_velocity"))
-        return paper_page(catalog, payload_of(catalog, "list_trending_papers", params), scope=scope)
+        return paper_page(catalog, payload_of(catalog, name, params), scope=scope)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
-    @generated("get_related_papers")
-    def get_related_papers(**params: Any) -> ToolResult:
+    @generated
+    def get_related_papers(name: str, /, **params: Any) -> ToolResult:
         """Papers the catalog lists as similar to one paper. What it builds on or led to:
         get_paper_lineage. Next: get_paper_info."""
-        return paper_page(catalog, payload_of(catalog, "get_related_papers", params))
+        return paper_page(catalog, payload_of(catalog, name, params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Lineage))
-    @generated("get_paper_lineage")
-    def get_paper_lineage(**params: Any) -> ToolResult:
+    @generated
+    def get_paper_lineage(name: str, /, **params: Any) -> ToolResult:
         """What a paper builds on and what built on it: explicit catalog links only (empty lists
         prove nothing). Similar work: get_related_papers."""
-        payload = payload_of(catalog, "get_paper_lineage", params)
+        payload = payload_of(catalog, name, params)
 
         def items(key: str) -> list[dict[str, Any]]:
             return checked_rows(payload.get(key))[:HOSTED_ROW_CAP]
@@ -239,9 +239,8 @@ def build(catalog: CatalogService) -> LocalProvider:
         mime_type="application/json",
     )
     def paper_resource(paper: str) -> str:
-        result = _as_resource(
-            lambda: info_result(catalog, validated("get_paper_info", {"paper": paper}))
-        )
+        name = "get_paper_info"  # the tool this resource is, with its defaults
+        result = _as_resource(lambda: info_result(catalog, name, validated(name, {"paper": paper})))
         return json.dumps(result.structured_content, ensure_ascii=False)
 
     @provider.resource(

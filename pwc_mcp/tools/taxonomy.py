@@ -38,8 +38,8 @@ TASK_FIELDS = (
 )
 
 
-def task_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
-    payload = payload_of(catalog, "get_task", params)
+def task_result(catalog: CatalogService, name: str, params: dict[str, Any]) -> ToolResult:
+    payload = payload_of(catalog, name, params)
     task = checked(payload.get("task") or {})
     limit = params.get("benchmark_limit") or 10
     benchmarks = checked_rows(payload.get("benchmarks"))
@@ -106,20 +106,20 @@ def build(catalog: CatalogService) -> LocalProvider:
     tool = provider.tool
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_task")
-    def get_task(**params: Any) -> ToolResult:
+    @generated
+    def get_task(name: str, /, **params: Any) -> ToolResult:
         """A task (list_tasks finds it): hierarchy, benchmarks by recent activity, common methods,
         trending papers. Next: get_benchmark; its papers: list_papers(task=)."""
-        return task_result(catalog, params)
+        return task_result(catalog, name, params)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_tasks")
-    def list_tasks(**params: Any) -> ToolResult:
+    @generated
+    def list_tasks(name: str, /, **params: Any) -> ToolResult:
         """Find tasks by name, area or level, or list the taxonomy with group_by_area. Next:
         get_task."""
         group = bool(params.get("group_by_area"))
         limit = params.get("limit") or (None if group else HOSTED_ROW_CAP)
-        payload = payload_of(catalog, "list_tasks", {**params, "limit": limit})
+        payload = payload_of(catalog, name, {**params, "limit": limit})
         if group:
             items, data = grouped(payload, "tasks")
             return respond(
@@ -129,61 +129,61 @@ def build(catalog: CatalogService) -> LocalProvider:
         return flat_page(payload, params.get("page"), "tasks")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_method")
-    def get_method(**params: Any) -> ToolResult:
+    @generated
+    def get_method(name: str, /, **params: Any) -> ToolResult:
         """A method (architecture, technique; list_methods finds it): area, introducing paper.
         Papers using it: list_papers(method=)."""
-        payload = payload_of(catalog, "get_method", params)
+        payload = payload_of(catalog, name, params)
         method = checked(payload.get("method") or {})
         return respond(Record(data=payload), texts.record(method, payload.get("area")))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_methods")
-    def list_methods(**params: Any) -> ToolResult:
+    @generated
+    def list_methods(name: str, /, **params: Any) -> ToolResult:
         """Find methods by name, area or introduction year. Next: get_method."""
         limit = params.get("limit") or HOSTED_ROW_CAP
-        payload = payload_of(catalog, "list_methods", {**params, "limit": limit})
+        payload = payload_of(catalog, name, {**params, "limit": limit})
         return flat_page(payload, params.get("page"), "methods")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_conference")
-    def get_conference(**params: Any) -> ToolResult:
+    @generated
+    def get_conference(name: str, /, **params: Any) -> ToolResult:
         """A conference (list_conferences finds it): dates, venue, tier, links. Its papers:
         list_papers(conference=)."""
-        return record(payload_of(catalog, "get_conference", params))
+        return record(payload_of(catalog, name, params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_conferences")
-    def list_conferences(**params: Any) -> ToolResult:
+    @generated
+    def list_conferences(name: str, /, **params: Any) -> ToolResult:
         """Conferences, optionally of one year. Next: get_conference."""
-        return entity_page(catalog, "list_conferences", params, "conferences")
+        return entity_page(catalog, name, params, "conferences")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_organization")
-    def get_organization(**params: Any) -> ToolResult:
+    @generated
+    def get_organization(name: str, /, **params: Any) -> ToolResult:
         """An organization (lab, company, university; list_organizations finds it). Its papers:
         list_papers(organization=)."""
-        return record(payload_of(catalog, "get_organization", params))
+        return record(payload_of(catalog, name, params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_organizations")
-    def list_organizations(**params: Any) -> ToolResult:
+    @generated
+    def list_organizations(name: str, /, **params: Any) -> ToolResult:
         """Organizations, optionally only featured ones. Next: get_organization."""
-        return entity_page(catalog, "list_organizations", params, "organizations")
+        return entity_page(catalog, name, params, "organizations")
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(Record))
-    @generated("get_framework")
-    def get_framework(**params: Any) -> ToolResult:
+    @generated
+    def get_framework(name: str, /, **params: Any) -> ToolResult:
         """A software framework (list_frameworks finds it): when to use it, platforms, links.
         Papers with code in it: list_papers(framework=)."""
-        return record(payload_of(catalog, "get_framework", params))
+        return record(payload_of(catalog, name, params))
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(RecordPage))
-    @generated("list_frameworks")
-    def list_frameworks(**params: Any) -> ToolResult:
+    @generated
+    def list_frameworks(name: str, /, **params: Any) -> ToolResult:
         """Frameworks by domain, category or platform (exact, case-insensitive). Next:
         get_framework."""
-        return entity_page(catalog, "list_frameworks", params, "frameworks")
+        return entity_page(catalog, name, params, "frameworks")
 
     @provider.resource(
         "pwc://tasks/{task}",
@@ -193,7 +193,8 @@ def build(catalog: CatalogService) -> LocalProvider:
         mime_type="application/json",
     )
     def task_resource(task: str) -> str:
-        result = _as_resource(lambda: task_result(catalog, validated("get_task", {"task": task})))
+        name = "get_task"  # the tool this resource is, with its defaults
+        result = _as_resource(lambda: task_result(catalog, name, validated(name, {"task": task})))
         return json.dumps(result.structured_content, ensure_ascii=False)
 
     return provider

@@ -14,12 +14,15 @@ from pwc_core.transport import CatalogClient
 from pwc_mcp.caching.cache import CachedCatalog, ChunkCache
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.cursors import CursorCodec
+from pwc_mcp.params import TOOLS
 
 # tools/list, which every client loads into the model's context when it connects: at most
-# 24,000 bytes as model_dump'ed tools in compact JSON (issue #26; 30,138 when it was filed, 48,371
-# for the reference implementation), and the JSON-RPC answer on the wire adds only its envelope
-# (`{"jsonrpc":"2.0","id":1,"result":{"tools":...}}`).
-TOOLS_LIST_BUDGET = 24_000
+# 1,143 bytes a tool on average as model_dump'ed tools in compact JSON, which is issue #26's
+# 24,000 bytes for its 21 tools (30,138 when it was filed, 48,371 for the reference
+# implementation) kept as a share per tool, so a new command brings its own room and no more;
+# the JSON-RPC answer on the wire adds only its envelope (`{"jsonrpc":"2.0","id":1,...}`).
+TOOL_BYTES = 1_143
+TOOLS_LIST_BUDGET = TOOL_BYTES * len(TOOLS)
 RPC_ENVELOPE = 44
 
 

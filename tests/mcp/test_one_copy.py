@@ -1,7 +1,7 @@
 """What a structured-only client pays (issue #26): every example of the one table
 (pwc_mcp/site/examples.py) through a real MCP client against the sample catalog. Beside `data`, the
 CLI's payload, a result carries only what `data` lacks: at most 0.3x its bytes more, no value
-of it twice, no null or empty field; and tools/list stays under 24,000 bytes with plain schemas.
+of it twice, no null or empty field; and tools/list stays within its budget (tests/helpers/mcp.py) with plain schemas.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def refs(schema: Any) -> Iterator[str]:
             yield from refs(child)
 
 
-async def test_tools_list_is_under_24000_bytes_and_listed_in_one_order(
+async def test_tools_list_is_within_its_budget_and_listed_in_one_order(
     sample: RunningCatalog,
 ) -> None:
     first, second = await listing(sample), await listing(sample)
