@@ -63,6 +63,8 @@ def tool_error(
         listed = None
         if isinstance(upstream, HTTPStatusError) and command and args is not None:
             listed = missing_filter(upstream, command, args)
+            if listed and error.closest:
+                listed += f"; closest names: {', '.join(error.closest)}"
         return ToolError(f"not_found: {listed or said(error, command)}")
     if isinstance(error, UsageError):
         if isinstance(upstream, HTTPStatusError):  # the CLI's words around an upstream answer
