@@ -66,7 +66,7 @@ def closest_filter_names(client: Any, args: argparse.Namespace) -> list[str]:
     asked = [
         (flag, value)
         for flag in SOURCES
-        for value in _values(getattr(args, flag, None))
+        for value in filter_values(getattr(args, flag, None))
         if isinstance(value, str)
     ]
     if len(asked) != 1 or len(asked[0][1]) > MAX_TYPED:
@@ -83,7 +83,8 @@ def closest_filter_names(client: Any, args: argparse.Namespace) -> list[str]:
 FILTER_HINTS.append(closest_filter_names)
 
 
-def _values(value: object) -> list[object]:
+def filter_values(value: object) -> list[object]:
+    """A filter's values as asked: a list (a repeated `--author`), one value, or none."""
     if isinstance(value, list | tuple):
         return list(value)
     return [value] if value else []

@@ -15,6 +15,7 @@ import re
 from fastmcp.exceptions import ToolError
 
 from pwc_core.commands import FILTER_FLAGS
+from pwc_core.commands.filter_names import filter_values
 from pwc_core.errors import (
     AmbiguousError,
     ArgumentError,
@@ -106,7 +107,7 @@ def missing_filter(upstream: HTTPStatusError, command: str, args: argparse.Names
     asked = [
         (dest, str(item))
         for dest in FILTER_FLAGS
-        for item in _values(getattr(args, dest, None))
+        for item in filter_values(getattr(args, dest, None))
         if dest in names
     ]
     if not asked:
@@ -120,12 +121,6 @@ def missing_filter(upstream: HTTPStatusError, command: str, args: argparse.Names
     if len(asked) == 1:
         return f"{said} is not in the catalog"
     return f"no catalog record matches {said}"
-
-
-def _values(value: object) -> list[object]:
-    if isinstance(value, list | tuple):
-        return list(value)
-    return [value] if value else []
 
 
 # --- upstream 400/422 details -------------------------------------------------------------
