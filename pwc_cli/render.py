@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_cli.columns import cutter, fit
+from pwc_cli.columns import Parts, cutter, fit, folded, said_once
 from pwc_cli.terminal import Terminal, display_width, pad, truncate
 from pwc_core.text import cell_text, md_escape, neutralise, one_line, tsv_escape
 
@@ -41,7 +41,9 @@ def table(
     """Aligned columns fitted to the terminal's width, or lossless TSV when captured.
 
     In a terminal an empty table prints nothing (the view says "no results" on stderr); TSV
-    keeps its header so a consumer always sees the columns.
+    keeps its header so a consumer always sees the columns. A column with the same cell on
+    every row is said once above the terminal's table ("Task: Image Classification"), and a
+    cell of Parts folds between its parts rather than being cut (pwc_cli.columns).
     """
     rows = [list(row) for row in rows]
     if tty is None:
@@ -50,26 +52,52 @@ def table(
         return "\n".join(lines) + "\n"
     if not rows:
         return ""
-    right_set = set(right)
-    text_rows = [list(headers)] + [
-        [one_line(neutralise(cell_text(c))) for c in row] for row in rows
+    text_rows = [[_text(c) for c in row] for row in rows]
+    said = said_once(headers, text_rows)
+    kept = [i for i in range(len(headers)) if i not in said]
+    above = [_fold_line(f"{headers[i]}: {text_rows[0][i] or '—'}", tty.width) for i in said]
+    headers = [headers[i] for i in kept]
+    rows = [[row[i] for i in kept] for row in rows]
+    text_rows = [[row[i] for i in kept] for row in text_rows]
+    cell_parts = [
+        [_parts(c, t) for c, t in zip(row, texts, strict=True)]
+        for row, texts in zip(rows, text_rows, strict=True)
     ]
-    natural = [max(display_width(r[i]) for r in text_rows) for i in range(len(headers))]
-    body = [max(display_width(r[i]) for r in text_rows[1:]) for i in range(len(headers))]
-    widths = fit(headers, natural, body, tty.width)
-    cuts = [cutter([r[i] for r in text_rows[1:]], w) for i, w in enumerate(widths)]
-    lines = []
-    for number, row in enumerate(text_rows):
-        cells = [
-            pad(
-                (truncate if number == 0 else cuts[i])(cell, widths[i]),
-                widths[i],
-                right=headers[i] in right_set,
-            )
+    whole = [
+        max(display_width(p) for row in cell_parts for p in row[i])
+        if any(isinstance(row[i], Parts) for row in rows)
+        else 0
+        for i in range(len(headers))
+    ]
+    natural = [max(display_width(r[i]) for r in [headers, *text_rows]) for i in range(len(headers))]
+    body = [max(display_width(r[i]) for r in text_rows) for i in range(len(headers))]
+    widths = fit(headers, natural, body, tty.width, whole=whole)
+    cuts = [cutter([r[i] for r in text_rows], w) for i, w in enumerate(widths)]
+    aligned = [header in set(right) for header in headers]
+    lines = [_line([truncate(h, w) for h, w in zip(headers, widths, strict=True)], widths, aligned)]
+    for row, parts in zip(text_rows, cell_parts, strict=True):
+        stacks = [
+            folded(parts[i], widths[i]) if whole[i] else [cuts[i](cell, widths[i])]
             for i, cell in enumerate(row)
         ]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines) + "\n"
+        for depth in range(max(len(stack) for stack in stacks)):
+            cells = [stack[depth] if depth < len(stack) else "" for stack in stacks]
+            lines.append(_line(cells, widths, aligned))
+    return "\n".join([*above, *lines]) + "\n"
+
+
+def _text(cell: Any) -> str:
+    return one_line(neutralise(cell_text(cell)))
+
+
+def _parts(cell: Any, text: str) -> tuple[str, ...]:
+    """A cell's parts as a terminal shows them (one part for a plain cell)."""
+    return tuple(_text(part) for part in cell.parts) if isinstance(cell, Parts) else (text,)
+
+
+def _line(cells: Sequence[str], widths: Sequence[int], right: Sequence[bool]) -> str:
+    padded = [pad(c, w, right=r) for c, w, r in zip(cells, widths, right, strict=True)]
+    return "  ".join(padded).rstrip()
 
 
 def markdown_table(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from pwc_core.scrub import without_internals
@@ -87,7 +88,13 @@ class ResponseError(PwcError):
 
 
 class NotFoundError(ResponseError):
-    """A named paper or entity does not exist in the catalog."""
+    """A named paper or entity does not exist in the catalog; `closest` holds the catalog names
+    offered instead where the message's words cannot carry them to every front end (a
+    listing filter's, pwc_core.commands.filter_names)."""
+
+    def __init__(self, message: str | Words = "", closest: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.closest = tuple(closest)
 
 
 # Each condition below has its own class so that callers (the MCP server's error categories)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from pwc_cli.columns import Parts
 from pwc_cli.render import (
     Screen,
     code,
@@ -82,15 +83,16 @@ def _metric_text(value: Any) -> str:
     return cell_text(value)
 
 
-def scores(row: dict[str, Any]) -> str:
+def scores(row: dict[str, Any]) -> Parts:
+    """`name: value` for each metric the row has, the primary first; a terminal table never
+    cuts one (pwc_cli.columns.Parts)."""
     raw = row.get("metrics")
     metrics: dict[str, Any] = raw if isinstance(raw, dict) else {}
     best = row.get("best_metric")
     names = sorted(metrics, key=lambda n: (n != best, n.casefold()))
-    parts = [
+    return Parts(
         f"{name}: {_metric_text(metrics[name])}" for name in names if metrics[name] is not None
-    ]
-    return ", ".join(parts) or "—"
+    )
 
 
 def _source_url(row: dict[str, Any]) -> str:

@@ -53,7 +53,7 @@ def answer(args: argparse.Namespace, client: Catalog) -> Answer:
     try:
         result = fn(args, client)
     except HTTPStatusError as error:
-        raise translated(error, args) from None
+        raise translated(error, args, client) from None
     return result if isinstance(result, Answer) else Answer(result)
 
 
@@ -62,15 +62,26 @@ def run(args: argparse.Namespace, client: Catalog) -> Any:
     return answer(args, client).payload
 
 
+# The closest catalog names of a listing's filter value the catalog does not hold; registered by
+# pwc_core.commands.filter_names (which uses the handlers' lookups, so it cannot be imported here).
+FILTER_HINTS: list[Callable[[Catalog, argparse.Namespace], list[str]]] = []
 FILTER_FLAGS = ("task", "method", "conference", "framework", "organization", "author")
 ENTITIES = ("task", "method", "conference", "organization", "framework", "benchmark")
 
 
-def translated(error: HTTPStatusError, args: argparse.Namespace) -> Exception:
+def translated(error: HTTPStatusError, args: argparse.Namespace, client: Catalog) -> Exception:
     """The catalog's 404 and 400/422 in the project's own words: not found (exit 4) names
-    what was asked for; a rejected value is a usage error (exit 2). Others stay as they are."""
+    what was asked for, and for a listing's filter the closest catalog names; a rejected value
+    is a usage error (exit 2). Others stay as they are."""
     if error.status == 404:
-        return NotFoundError(_missing(args))
+        missing = _missing(args)
+        if not isinstance(missing, Words):
+            return NotFoundError(missing)
+        closest = [name for hint in FILTER_HINTS for name in hint(client, args)]
+        if closest:
+            said = f"; closest names: {', '.join(closest)}"
+            missing = Words(missing.template + "{}", *missing.parts, said)
+        return NotFoundError(missing, closest)
     if error.status in (400, 422):
         detail = upstream_detail(error.detail)
         return UsageError(f"the catalog rejected the request{': ' + detail if detail else ''}")

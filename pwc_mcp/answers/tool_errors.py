@@ -13,6 +13,7 @@ import logging
 import re
 
 from pwc_core.commands import FILTER_FLAGS
+from pwc_core.commands.filter_names import filter_values
 from pwc_core.errors import (
     AmbiguousError,
     ArgumentError,
@@ -65,6 +66,8 @@ def tool_error(
         listed = None
         if isinstance(upstream, HTTPStatusError) and command and args is not None:
             listed = missing_filter(upstream, command, args)
+            if listed and error.closest:
+                listed += f"; closest names: {', '.join(error.closest)}"
         return Failure(Kind.NOT_FOUND, listed or said(error, command))
     if isinstance(error, UsageError):
         if isinstance(upstream, HTTPStatusError):  # the CLI's words around an upstream answer
@@ -106,7 +109,7 @@ def missing_filter(upstream: HTTPStatusError, command: str, args: argparse.Names
     asked = [
         (dest, str(item))
         for dest in FILTER_FLAGS
-        for item in _values(getattr(args, dest, None))
+        for item in filter_values(getattr(args, dest, None))
         if dest in names
     ]
     if not asked:
@@ -120,12 +123,6 @@ def missing_filter(upstream: HTTPStatusError, command: str, args: argparse.Names
     if len(asked) == 1:
         return f"{said} is not in the catalog"
     return f"no catalog record matches {said}"
-
-
-def _values(value: object) -> list[object]:
-    if isinstance(value, list | tuple):
-        return list(value)
-    return [value] if value else []
 
 
 # --- upstream 400/422 details -------------------------------------------------------------

@@ -195,8 +195,9 @@ def test_leaderboard_tty_is_aligned(pwc, api, lookup) -> None:
     header = next(line for line in lines if line.startswith("Rank"))
     assert header.split("  ")[0] == "Rank" and "|" not in header
     table = lines[lines.index(header) + 1 :]
+    assert lines[lines.index(header) - 1] == "Published: 2021-01-01"  # alike on every row
     assert table[0].startswith("   1  Model 1 (lm-eval)  1.5B ")
-    assert "  Paper 1 [2101.00001]  " in table[0] and table[0].endswith("  2021-01-01  no")
+    assert "  Paper 1 [2101.00001]  " in table[0] and table[0].endswith("  no")
     assert table[1].startswith("   3  Model 3            350,000 ")
     assert table[2].startswith("  12  Model 12           —  ")
     assert result.err == "# also: ImageNet ReaL\n"
