@@ -232,7 +232,7 @@ def parse(scope: Scope, admitted: Parsed | None) -> _Call | None:
     # The SDK's era routing: a version the handshake era does not know is the modern era,
     # which parses with `json` (as admission did) and serializes with `json.dumps`; the
     # handshake era uses pydantic-core for both, which reads admission's bodies alike unless
-    # `pydantic_reads_alike` says otherwise (it then refuses the body: the framework answers).
+    # `pydantic_reads_alike` says otherwise: the framework answers those (mostly refuses them).
     modern = version is not None and version.decode("latin-1") not in HANDSHAKE_PROTOCOL_VERSIONS
     if not (modern or pydantic_reads_alike(admitted.body, admitted.message)):
         return None

@@ -175,13 +175,14 @@ def pydantic_reads_alike(body: bytes, message: dict[str, Any]) -> bool:
 
     The two agree on every body `parse_message` accepts (duplicate keys: the last value in the
     first key's place; integers of any length it accepts; floats, correctly rounded, past the
-    range to infinity; escapes; depth, bounded far below pydantic-core's 200) except three,
+    range to infinity; escapes; depth, bounded far below pydantic-core's 200) but three kinds,
     which pydantic-core refuses where `json` does not: a body not in plain UTF-8 (a BOM, UTF-16
-    or UTF-32), a surrogate code point in a string (an escape not in a pair, or any surrogate's
-    own UTF-8 bytes, which `json` reads with ``surrogatepass``), and a number with more than PYDANTIC_MAX_DIGITS digits before its
-    point (a float to `json`). The last is judged on the bytes, so a run of digits that long
-    inside a string counts too (False where True was due: the framework answers such a body).
-    tests/safety/test_one_parse.py holds the two parsers to this.
+    or UTF-32), a surrogate code point in a string (an escape not in a pair, or any
+    surrogate's own UTF-8 bytes, which `json` reads with ``surrogatepass``), and a number with
+    more than PYDANTIC_MAX_DIGITS digits before its point (a float to `json`). The last is
+    judged on the bytes, so a run of digits that long inside a string counts too (False where
+    True was due: the framework answers such a body). tests/safety/test_one_parse.py holds the
+    two parsers to this.
     """
     if json.detect_encoding(body) != "utf-8":
         return False
