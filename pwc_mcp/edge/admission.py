@@ -130,6 +130,11 @@ class Parsed(NamedTuple):
     method: str
     tool: str | None
 
+    @classmethod
+    def read(cls, body: bytes) -> Parsed:
+        """`body` parsed and shape-checked by `parse_message` (which raises BadMessage)."""
+        return cls(body, *parse_message(body))
+
     @property
     def rpc_id(self) -> str | int | None:
         """The request's id (for the error bodies of the layers inside); None for a
@@ -193,8 +198,8 @@ class McpAdmission:
         client = state[STATE_KEY] = self.limiter.identify(scope)
         try:
             check_content_type(header_values(scope, b"content-type"))
-            message, method, tool = parse_message(body)
-            check_protocol_version(header_values(scope, b"mcp-protocol-version"), message.get("id"))
+            admitted = Parsed.read(body)
+            check_protocol_version(header_values(scope, b"mcp-protocol-version"), admitted.rpc_id)
         except BadMessage as bad:
             refusal = await self.limiter.hit_housekeeping(client)
             if refusal is not None:
@@ -204,17 +209,17 @@ class McpAdmission:
                     send, bad.status, bad.code, bad.message, rpc_id=bad.rpc_id, data=bad.data
                 )
             return
-        admitted = state[PARSED_KEY] = Parsed(body, message, method, tool)
+        state[PARSED_KEY] = admitted
         rpc_id = admitted.rpc_id
         ops = state.get(OPS_KEY)
         if isinstance(ops, dict):
-            ops.update(method=method, tool=tool)
+            ops.update(method=admitted.method, tool=admitted.tool)
         lease = self.limiter.acquire(client)
         if isinstance(lease, Refusal):
             await send_refusal(send, lease, rpc_id)
             return
         try:
-            refusal = await self._spend(client, method)
+            refusal = await self._spend(client, admitted.method)
             if refusal is not None:
                 await send_refusal(send, refusal, rpc_id)
                 return
