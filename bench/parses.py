@@ -30,7 +30,7 @@ import pwc_cli
 import pwc_core
 import pwc_mcp
 from bench import load, servers
-from bench.args import OneLineParser
+from bench.args import OneLineParser, guarded
 
 CALLS = 20
 OURS = tuple(str(Path(package.__file__ or "").parent) for package in (pwc_core, pwc_cli, pwc_mcp))
@@ -116,12 +116,16 @@ def count(api_url: str, calls: int = CALLS) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = OneLineParser(prog="python -m bench.parses")
     parser.add_argument("--api-url", help="the catalog API (default: the sample catalog)")
     args = parser.parse_args(argv)
-    if args.api_url:
-        counted = count(args.api_url)
+    return guarded("bench.parses", lambda: show(args.api_url))
+
+
+def show(api_url: str | None) -> int:
+    if api_url:
+        counted = count(api_url)
     else:
         from pwc_mcp.sample import start_sample_catalog
 
@@ -132,7 +136,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  ours, {layer}: {n:g}")
     print(f"  ours in all: {sum(counted['ours'].values()):g}")
     print(f"  the framework's: {counted['framework']:g}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
