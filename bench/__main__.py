@@ -17,7 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from bench import args as arguments
-from bench import cost, layers, load, merging, outline, report, scenarios, servers, targets
+from bench import (
+    cost,
+    layers,
+    load,
+    merging,
+    outline,
+    parses,
+    report,
+    scenarios,
+    servers,
+    targets,
+)
 from bench.load import Sample
 from pwc_mcp.sample import start_sample_catalog
 from pwc_mcp.site.examples import MEASURED
@@ -150,7 +161,8 @@ def profile(api_url: str, logs: Path, seconds: float, response_bytes: int) -> di
 
 
 def layer_costs(api_url: str, logs: Path, response_bytes: int) -> dict[str, Any]:
-    """Server CPU per cached call, layer by layer (bench.layers), in its own server process."""
+    """Server CPU per cached call, layer by layer (bench.layers), in its own server process, and
+    our JSON parses per cached call by layer (bench.parses)."""
     size = str(response_bytes)  # the probes answer with as many bytes as the real call
     argv = [sys.executable, "-m", "bench.layers", "--port", "{port}", "--response-bytes", size]
     server = servers.spawn("layers", argv, logs, servers.pwc_env(api_url))
@@ -158,9 +170,10 @@ def layer_costs(api_url: str, logs: Path, response_bytes: int) -> dict[str, Any]
         server.wait_ready()
         line = next(x for x in server.log.read_text().splitlines() if x.startswith("layers: "))
         chain = line.removeprefix("layers: ").split(",")
-        return layers.measure(server.url, server.proc.pid, chain, seconds=1.0, rounds=5)
+        measured = layers.measure(server.url, server.proc.pid, chain, seconds=1.0, rounds=5)
     finally:
         server.stop()
+    return {**measured, "parses": parses.count(api_url)}  # counted, in a server of its own
 
 
 def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:

@@ -127,24 +127,41 @@ def profile_section(profile: dict[str, Any]) -> str:
 
 
 def layers_section(layers: dict[str, Any]) -> str:
-    """Server CPU per cached call, layer by layer (bench.layers)."""
+    """Server CPU per cached call, layer by layer (bench.layers), with our JSON parses per
+    cached call by layer (bench.parses) when the run counted them."""
     costs = layers["layer_us"]
     total = layers["stop_us"]["full call"]
-    lines = [
-        "### Where a cached call's server CPU goes, layer by layer",
-        "",
+    parses = layers.get("parses")  # counted since issue #35
+    method = (
         "CPU time of the whole server process (every thread, user and system) per cached "
         f"`search_papers` call, one client, median of {layers['rounds']} alternating rounds of "
         f"{layers['seconds']:g} s: the real app with the stack stopped below each layer in turn "
-        "(`bench/layers.py`); layers cost the stop below them minus the stop above them.",
-        "",
-        "| layer | µs per call | share |",
-        "|---|--:|--:|",
-    ]
+        "(`bench/layers.py`); layers cost the stop below them minus the stop above them."
+    )
+    head = ["layer", "µs per call", "share"]
+    if parses is not None:
+        method += (
+            " Our JSON parses per cached call are counted, not timed (`bench/parses.py`), by the "
+            f"layer that ran them; the framework's: {parses['framework']:g}."
+        )
+        head.append("our JSON parses")
+    rows = [head]
     for name, value in costs.items():
-        lines.append(f"| {LAYER_NAMES.get(name, name)} | {value:.0f} | {value / total:.0%} |")
-    lines.append(f"| whole call | {total:.0f} | 100% |")
+        rows.append([LAYER_NAMES.get(name, name), f"{value:.0f}", f"{value / total:.0%}"])
+        if parses is not None:
+            rows[-1].append(f"{_parses_in(parses, name):g}")
+    rows.append(["whole call", f"{total:.0f}", "100%"])
+    if parses is not None:
+        rows[-1].append(f"{sum(parses['ours'].values()):g}")
+    table = [f"| {' | '.join(row)} |" for row in rows]
+    table.insert(1, "|---|" + "--:|" * (len(head) - 1))
+    lines = ["### Where a cached call's server CPU goes, layer by layer", "", method, "", *table]
     return "\n".join(lines) + "\n"
+
+
+def _parses_in(parses: dict[str, Any], segment: str) -> float:
+    """Our parses per call in the layers of one row (`bench.layers.measure`'s names)."""
+    return float(sum(parses["ours"].get(layer, 0) for layer in segment.split(", ")))
 
 
 LAYER_NAMES = {

@@ -8,7 +8,9 @@ for the request as for any other. For a `tools/call`:
 1. The request's *variant*: everything the framework could answer differently on (the JSON-RPC
    message without its id, as the framework parses it in that protocol era; the path; every
    request header but the few no layer inside reads; the id's type). Identical requests share
-   it, whatever their ids.
+   it, whatever their ids. The message is admission's parse (`edge.admission.Parsed`), not a
+   second one: it is the modern era's by construction and the handshake era's wherever
+   `edge.jsonrpc.pydantic_reads_alike` says so; elsewhere the framework answers.
 2. No bytes kept for the variant: the framework answers. If that answer was a remembered result
    (pwc_mcp.caching.memo reports the entry to `memo.ANSWERED`), a 200, complete and a success, its
    bytes are kept for the variant as the framework's prefix (`{"jsonrpc":"2.0","id":`), the
@@ -29,7 +31,6 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -41,7 +42,8 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pwc_mcp.caching import memo
-from pwc_mcp.edge.admission import is_mcp_post, replaying
+from pwc_mcp.edge.admission import Parsed, is_mcp_post, parsed
+from pwc_mcp.edge.jsonrpc import pydantic_reads_alike
 from pwc_mcp.server import ADMITTED, PRECHECKED, tool_calls
 
 # The framework's answer to a request is PREFIX + the request's id + the rest (checked, not
@@ -152,28 +154,25 @@ class FastPath:
         if calls is None or results is None or not is_mcp_post(scope, self.mcp_path):
             await self.app(scope, receive, send)
             return
-        first = await receive()  # the admission layer hands on the whole body at once
-        replay = replaying(first, receive)
-        whole = first["type"] == "http.request" and not first.get("more_body", False)
-        call = parse(scope, first.get("body", b"")) if whole else None
+        call = parse(scope, parsed(scope))
         if call is None:
-            await self.app(scope, replay, send)
+            await self.app(scope, receive, send)
             return
         wire = self.kept.get(call.variant)
         entry = None if wire is None else results.holds(wire.key, wire.stamp)
         if wire is None or entry is None:
             self.kept.drop(call.variant)
-            await self._through(call, scope, replay, send, None)
+            await self._through(call, scope, receive, send, None)
             return
         try:
             with set_http_request(Request(scope)):  # where the checks find the request's client
                 await calls.admit(_Message(call.name, call.arguments))
         except Exception as refusal:  # a Failure, or whatever a check raised: the framework's
-            await self._through(call, scope, replay, send, refusal)
+            await self._through(call, scope, receive, send, refusal)
             return
         if not results.serve_again(wire.key, wire.stamp, entry):
             self.kept.drop(call.variant)
-            await self._through(call, scope, replay, send, ADMITTED)
+            await self._through(call, scope, receive, send, ADMITTED)
             return
         body = PREFIX + call.id_json + wire.rest
         length = str(len(body)).encode()
@@ -219,9 +218,10 @@ class FastPath:
         self.kept.put(call.variant, wire, len(wire.rest) + call.size + KEPT_OVERHEAD)
 
 
-def parse(scope: Scope, body: bytes) -> _Call | None:
-    """The tool call in `body` as the framework would read it, or None for anything else."""
-    if b"tools/call" not in body:
+def parse(scope: Scope, admitted: Parsed | None) -> _Call | None:
+    """The tool call admission parsed, as the framework would read it, or None for anything
+    else (no parse here: admission's is the framework's, where `parse`'s checks say so)."""
+    if admitted is None or admitted.tool is None:  # a tool name: a shape-checked tools/call
         return None
     version, kept = None, []
     for k, v in scope["headers"]:
@@ -230,35 +230,26 @@ def parse(scope: Scope, body: bytes) -> _Call | None:
         if k not in IGNORED:
             kept.append((k, v))
     # The SDK's era routing: a version the handshake era does not know is the modern era,
-    # which parses with `json` and serializes with `json.dumps`; the handshake era uses
-    # pydantic-core for both.
+    # which parses with `json` (as admission did) and serializes with `json.dumps`; the
+    # handshake era uses pydantic-core for both, which reads admission's bodies alike unless
+    # `pydantic_reads_alike` says otherwise: the framework answers those (mostly refuses them).
     modern = version is not None and version.decode("latin-1") not in HANDSHAKE_PROTOCOL_VERSIONS
-    loads: Callable[[bytes], Any] = json.loads if modern else from_json
-    try:
-        message = loads(body)
-    except (ValueError, RecursionError):
+    if not (modern or pydantic_reads_alike(admitted.body, admitted.message)):
         return None
-    if not isinstance(message, dict) or message.get("method") != "tools/call":
-        return None
-    rpc_id, params = message.pop("id", None), message.get("params")
+    rpc_id = admitted.rpc_id
     plain_int = isinstance(rpc_id, int) and not isinstance(rpc_id, bool) and abs(rpc_id) < MAX_ID
-    if not (plain_int or isinstance(rpc_id, str)) or not isinstance(params, dict):
+    if not (plain_int or isinstance(rpc_id, str)):
         return None
-    name, arguments = params.get("name"), params.get("arguments")
-    if not isinstance(name, str) or not (arguments is None or isinstance(arguments, dict)):
-        return None
-    try:
-        # repr: injective on parsed JSON (str, int, float, bool, None, list, dict in their
-        # order) and several times cheaper than serializing it again.
-        text = repr(message)
-    except ValueError:  # an integer too long to print
-        return None
+    # repr: injective on parsed JSON (str, int, float, bool, None, list, dict in their order)
+    # and several times cheaper than serializing it again; any integer `json` read, it prints.
+    text = repr({k: v for k, v in admitted.message.items() if k != "id"})
     size = len(text) + sum(len(k) + len(v) for k, v in kept)
     if size > MAX_VARIANT_CHARS:
         return None
     variant = (scope["path"], scope.get("query_string", b""), tuple(kept), plain_int, text)
     id_json = json.dumps(rpc_id).encode() if modern else to_json(rpc_id)
-    return _Call(variant, size, id_json, name, arguments)
+    arguments = admitted.message["params"].get("arguments")
+    return _Call(variant, size, id_json, admitted.tool, arguments)
 
 
 def _success(body: bytes) -> bool:

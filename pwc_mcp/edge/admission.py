@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from typing import Any, NamedTuple
 
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -40,7 +41,7 @@ from pwc_mcp.edge.jsonrpc import (
 from pwc_mcp.edge.rate_limits import RATE_LIMITED, STATE_KEY, Client, RateLimiter, Refusal
 from pwc_mcp.edge.telemetry import OPS_KEY
 
-RPC_ID_KEY = "pwc_rpc_id"  # scope["state"]: the request id, for error bodies of inner layers
+PARSED_KEY = "pwc_parsed"  # scope["state"]: the admitted message, `Parsed`
 BODY_SECONDS = 10.0  # the whole body must arrive within this (2 MiB at >= 205 KiB/s)
 DRAIN_FACTOR = 4  # refused bodies up to 4x the cap are read and discarded, not reset
 DRAIN_SECONDS = 5.0
@@ -120,6 +121,34 @@ async def read_body(receive: Receive, max_bytes: int, seconds: float) -> bytes |
                 return b"".join(chunks)
 
 
+class Parsed(NamedTuple):
+    """The message of an admitted POST /mcp, parsed once, here, for the layers inside: the
+    body as it reaches them, its message as `parse_message` read it, its method and tool."""
+
+    body: bytes
+    message: dict[str, Any]
+    method: str
+    tool: str | None
+
+    @classmethod
+    def read(cls, body: bytes) -> Parsed:
+        """`body` parsed and shape-checked by `parse_message` (which raises BadMessage)."""
+        return cls(body, *parse_message(body))
+
+    @property
+    def rpc_id(self) -> str | int | None:
+        """The request's id (for the error bodies of the layers inside); None for a
+        notification."""
+        rpc_id: str | int | None = self.message.get("id")
+        return rpc_id
+
+
+def parsed(scope: Scope) -> Parsed | None:
+    """The admitted message of this request, if admission let it through."""
+    found = scope.get("state", {}).get(PARSED_KEY)
+    return found if isinstance(found, Parsed) else None
+
+
 class McpAdmission:
     def __init__(
         self,
@@ -169,8 +198,8 @@ class McpAdmission:
         client = state[STATE_KEY] = self.limiter.identify(scope)
         try:
             check_content_type(header_values(scope, b"content-type"))
-            message, method, tool = parse_message(body)
-            check_protocol_version(header_values(scope, b"mcp-protocol-version"), message.get("id"))
+            admitted = Parsed.read(body)
+            check_protocol_version(header_values(scope, b"mcp-protocol-version"), admitted.rpc_id)
         except BadMessage as bad:
             refusal = await self.limiter.hit_housekeeping(client)
             if refusal is not None:
@@ -180,17 +209,17 @@ class McpAdmission:
                     send, bad.status, bad.code, bad.message, rpc_id=bad.rpc_id, data=bad.data
                 )
             return
-        rpc_id = message.get("id")
-        state[RPC_ID_KEY] = rpc_id
+        state[PARSED_KEY] = admitted
+        rpc_id = admitted.rpc_id
         ops = state.get(OPS_KEY)
         if isinstance(ops, dict):
-            ops.update(method=method, tool=tool)
+            ops.update(method=admitted.method, tool=admitted.tool)
         lease = self.limiter.acquire(client)
         if isinstance(lease, Refusal):
             await send_refusal(send, lease, rpc_id)
             return
         try:
-            refusal = await self._spend(client, method)
+            refusal = await self._spend(client, admitted.method)
             if refusal is not None:
                 await send_refusal(send, refusal, rpc_id)
                 return
@@ -216,7 +245,7 @@ async def _refuse_body(send: Send, status: int, message: str) -> None:
 
 def replaying(first: Message, receive: Receive) -> Receive:
     """The message already read, then whatever the connection says next (e.g. a disconnect):
-    for the app behind a layer that read the request (this one, pwc_mcp.fast_path)."""
+    for the app behind a layer that read the request."""
     replayed = False
 
     async def replay() -> Message:

@@ -33,11 +33,11 @@ from pwc_mcp.config import Settings
 from pwc_mcp.config.hosts import split_host as _split_host  # shared with config validation
 from pwc_mcp.edge.admission import (
     BODY_SECONDS,
-    RPC_ID_KEY,
     McpAdmission,
     RouteBudget,
     is_mcp,
     is_mcp_post,
+    parsed,
 )
 from pwc_mcp.edge.identity import header_values
 from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
@@ -209,7 +209,8 @@ class ResponseBound:
                     chunks.append(body)
                 complete = not message.get("more_body", False)
 
-        rpc_id = scope.get("state", {}).get(RPC_ID_KEY)
+        admitted = parsed(scope)
+        rpc_id = None if admitted is None else admitted.rpc_id
         try:
             await self.app(scope, receive, buffer)
         except Exception as exc:  # no traceback to the client or the log: content could leak

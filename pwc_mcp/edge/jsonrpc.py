@@ -4,6 +4,7 @@ short error body every refusal carries (the MCP spec allows one on transport ref
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -160,6 +161,54 @@ def parse_message(body: bytes) -> tuple[dict[str, Any], str, str | None]:
                 rpc_id,
             )
     return message, method, tool
+
+
+# pydantic-core reads a number with more digits than this before its point as out of range.
+PYDANTIC_MAX_DIGITS = 4300
+_LONG_DIGITS = re.compile(rb"[0-9]{%d}" % (PYDANTIC_MAX_DIGITS + 1))
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def pydantic_reads_alike(body: bytes, message: dict[str, Any]) -> bool:
+    """Whether pydantic-core's `from_json` (the handshake era's parser in the SDK) reads `body`,
+    which `parse_message` accepted as `message`, to the very same value.
+
+    The two agree on every body `parse_message` accepts (duplicate keys: the last value in the
+    first key's place; integers of any length it accepts; floats, correctly rounded, past the
+    range to infinity; escapes; depth, bounded far below pydantic-core's 200) but three kinds,
+    which pydantic-core refuses where `json` does not: a body not in plain UTF-8 (a BOM, UTF-16
+    or UTF-32), a surrogate code point in a string (an escape not in a pair, or any
+    surrogate's own UTF-8 bytes, which `json` reads with ``surrogatepass``), and a number with
+    more than PYDANTIC_MAX_DIGITS digits before its point (a float to `json`). The last is
+    judged on the bytes, so a run of digits that long inside a string counts too (False where
+    True was due: the framework answers such a body). tests/safety/test_one_parse.py holds the
+    two parsers to this.
+    """
+    if json.detect_encoding(body) != "utf-8":
+        return False
+    if len(body) > PYDANTIC_MAX_DIGITS and _LONG_DIGITS.search(body):
+        return False
+    # A surrogate comes from an escape (`\u` in the body) or its UTF-8 bytes (led by 0xED).
+    return not ((b"\\u" in body or b"\xed" in body) and _holds_surrogate(message))
+
+
+def _holds_surrogate(value: Any) -> bool:
+    """Whether a key or a string anywhere in `value` holds a UTF-16 surrogate (level by level,
+    as `_too_deep`)."""
+    level = [value]
+    while level:
+        children: list[Any] = []
+        for item in level:
+            if isinstance(item, str):
+                if _SURROGATE.search(item):
+                    return True
+            elif isinstance(item, dict):
+                children.extend(item)
+                children.extend(item.values())
+            elif isinstance(item, list):
+                children.extend(item)
+        level = children
+    return False
 
 
 def check_content_type(values: list[str]) -> None:

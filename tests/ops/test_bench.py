@@ -17,9 +17,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from bench import floor, load, report, servers, targets
+from bench import floor, load, parses, report, servers, targets
 from pwc_mcp.config import ConfigError, Settings
-from pwc_mcp.sample import start_sample_catalog
+from pwc_mcp.sample import RunningCatalog, start_sample_catalog
 from pwc_mcp.serving.localserver import serve_in_thread
 from pwc_mcp.tools import abstracts
 from tests.helpers import ROOT
@@ -86,6 +86,27 @@ def test_the_upstream_floor_asks_the_catalog_on_every_call() -> None:
 
         for asked, result in asyncio.run(twice()):
             assert asked == 1 and result["structuredContent"]["count"] > 0
+
+
+def test_a_cached_call_is_parsed_once_by_us(catalog: RunningCatalog) -> None:
+    """Issue #35: admission parses the body and the fast path reads that parse (it parsed the
+    body again before); FastMCP, which parses on its own, does not run for a cached call."""
+    counted = parses.count(catalog.url, calls=5)
+    assert counted["ours"] == {"McpAdmission": 1} and counted["framework"] == 0
+
+
+def test_the_per_layer_table_counts_each_rows_parses() -> None:
+    measured = {
+        "seconds": 1.0,
+        "rounds": 1,
+        "stop_us": {"full call": 10.0},
+        "layer_us": {"uvicorn": 4.0, "OpsLog, HostGuard": 1.0, "McpAdmission": 2, "FastPath": 3},
+        "parses": {"calls": 5, "ours": {"HostGuard": 0.4, "McpAdmission": 1.0}, "framework": 2},
+    }
+    section = report.layers_section(measured)
+    last = [line.rsplit("|", 2)[1].strip() for line in section.splitlines() if line[:2] == "| "]
+    assert last == ["our JSON parses", "0", "0.4", "1", "0", "1.4"]
+    assert "the framework's: 2." in section
 
 
 def test_a_refusal_during_a_measurement_fails_the_run_with_one_line() -> None:

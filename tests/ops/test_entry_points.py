@@ -35,6 +35,7 @@ CASES = [
     ("bench.profile", ["floor", "--port", BUSY, "--out", "{tmp}/floor.prof"]),
     ("bench.profile", ["pwc"]),
     ("bench.layers", ["--port", "99999"]),
+    ("bench.parses", ["--no-such-flag"]),
     ("pwc_mcp.site.connect", ["no-such-command"]),
 ]
 PARAMS = [pytest.param(module, argv, id=f"{module} {' '.join(argv)}") for module, argv in CASES]
