@@ -10,7 +10,12 @@ from fastmcp.tools import ToolResult
 
 from pwc_core.chart_json import to_json as chart_json
 from pwc_core.commands.benchmarks import metric_mode
-from pwc_core.sentences import leaderboard_summary, ordering_sentence
+from pwc_core.sentences import (
+    best_lines,
+    leaderboard_summary,
+    left_out_sentence,
+    ordering_sentence,
+)
 from pwc_mcp import ui
 from pwc_mcp.answers import texts
 from pwc_mcp.answers.additions import scores
@@ -55,6 +60,7 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         [
             leaderboard_summary(payload, args.limit, metric_mode(args)),
             ordering_sentence(payload),
+            left_out_sentence(payload),
             texts.main_scope(payload.get("task_scopes")),
             "Ranks are task-scoped.",
         ],
@@ -66,6 +72,7 @@ def leaderboard(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         evaluations,
         more(model.next_page),
         payload.get("similar_benchmarks"),
+        best_lines(payload),
     )
     timeline = timeline_of(payload)
     if timeline is not None:
