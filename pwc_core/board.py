@@ -204,8 +204,9 @@ def leaderboard(
             select_rows, ordered, directions=directions, available=available, **thresholds
         )
         selected = choose(sort=args.sort_metric, pareto=args.pareto)
-        # a sort keeps every row; a frontier thins them, and is no filter of what leads
-        matching = choose() if args.pareto else selected
+        # a sort (which keeps the rows reporting its metric) or a frontier shapes the page;
+        # neither is a filter of what leads a scope
+        matching = choose() if args.pareto or args.sort_metric else selected
     filtered = board.filtered_upstream or asked_extra is not None or any(thresholds.values())
     start = (args.page - 1) * args.limit
     results = [

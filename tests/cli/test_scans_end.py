@@ -56,7 +56,9 @@ def endless(first: list[dict[str, Any]]):
         [],
     ],
 )
-def test_empty_pages_that_name_a_next_page_end_the_scan(pwc, api, lookup, whole_board, flags) -> None:
+def test_empty_pages_that_name_a_next_page_end_the_scan(
+    pwc, api, lookup, whole_board, flags
+) -> None:
     # before: 73,660 requests in a 50 s tool call; the CLI never ended
     route = api.get("evaluations/").mock(side_effect=endless([row(1), row(2)]))
     result = pwc("benchmark", "--name", "ImageNet", "--max-parameters", "1B", *flags, "--json")
