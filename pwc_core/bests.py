@@ -93,19 +93,6 @@ def scope_bests(
     board, in the board's scope order (`whole` is in it): the scope, its primary metric and
     direction, how many matching rows it holds, and its best matching row (absent when none
     matches); with `filtered`, also the whole board's best when that is another row."""
-    return {
-        "among": MATCHING if filtered else ALL,
-        "scopes": _entries(whole, matching, directions, main_task, filtered),
-    }
-
-
-def _entries(
-    whole: Sequence[dict[str, Any]],
-    matching: Sequence[dict[str, Any]],
-    directions: Directions,
-    main_task: str | None,
-    filtered: bool,
-) -> list[dict[str, Any]]:
     everyone = _members(whole)
     chosen = _members(matching)
     for task, members in chosen.items():  # a matching row beyond the whole board's scan bound
@@ -136,4 +123,4 @@ def _entries(
         if overall is not None and (best is None or overall[0].get("id") != best[0].get("id")):
             entry["whole_board_best"] = _said(overall, metric)
         entries.append(entry)
-    return entries
+    return {"among": MATCHING if filtered else ALL, "scopes": entries}
