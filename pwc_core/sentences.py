@@ -148,27 +148,21 @@ def _best_row(best: dict[str, Any], metric: str) -> str:
 
 
 def best_lines(data: dict[str, Any]) -> list[str]:
-    """The `scope_bests` block (README.md#leaderboards): a heading, then per task scope its
-    metric, its best matching row and, when filters left it out, the whole board's best.
-    Shared by the CLI view and the MCP tool's text."""
+    """The `scope_bests` block (README.md#leaderboards), one line per task scope: its metric, its
+    best matching row and, when filters left it out, the whole board's best. Lines without a
+    bullet, so they never read as rows of the page. Shared by the CLI view and the MCP text."""
     block = data.get("scope_bests")
     block = block if isinstance(block, dict) else {}
-    scopes = [s for s in block.get("scopes") or [] if isinstance(s, dict)]
-    if not scopes:
-        return []
-    among = " among the rows that match the filters" if block.get("among") == MATCHING else ""
-    lines = [f"Best per task scope{among}:"]
-    for scope in scopes:
+    lead = "Best of the matching rows in" if block.get("among") == MATCHING else "Best in"
+    lines = []
+    for scope in [s for s in block.get("scopes") or [] if isinstance(s, dict)]:
         task = one_line(scope.get("task_name") or scope.get("task_id") or "no task")
         metric = one_line(scope.get("metric")) or "no metric"
         direction = scope.get("direction")
         how = f"{direction} is better" if direction else "direction unknown, by the catalog's rank"
-        head = f"- {task} ({'main; ' if scope.get('main') else ''}{metric}, {how}): "
-        best = scope.get("best")
-        lines.append(
-            head + (_best_row(best, metric) if isinstance(best, dict) else "no matching row.")
-        )
-        whole = scope.get("whole_board_best")
-        if isinstance(whole, dict):
-            lines.append(f"  Whole board: {_best_row(whole, metric)}")
+        main = "main scope; " if scope.get("main") else ""
+        best, whole = scope.get("best"), scope.get("whole_board_best")
+        said = _best_row(best, metric) if isinstance(best, dict) else "no matching row"
+        said += f". Whole board: {_best_row(whole, metric)}" if isinstance(whole, dict) else ""
+        lines.append(f"{lead} {task} ({main}{metric}, {how}): {said}.")
     return lines

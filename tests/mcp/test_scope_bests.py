@@ -69,12 +69,14 @@ def check_bests(data: dict[str, Any], text: str, oracle: dict[str, tuple[str | N
         if best is not None:
             assert entry["best"]["value"] == BY_ID[best]["metrics"][scope.metric]
             assert entry["best"]["paper_published_date"] == BY_ID[best]["paper_published_date"]
-        head = f"- Task {scope.task_id} ({'main; ' if scope is MAIN else ''}{scope.metric}, "
+        lead = "Best of the matching rows in" if block["among"] == "matching rows" else "Best in"
+        main = "main scope; " if scope is MAIN else ""
+        head = f"{lead} Task {scope.task_id} ({main}{scope.metric}, "
         said = next(line for line in text.splitlines() if line.startswith(head))
-        expected = line_of(best, scope.metric) if best else "no matching row."
+        expected = line_of(best, scope.metric) if best else "no matching row"
         assert said.startswith(f"{head}{direction} is better): {expected}")
         if best != whole and block["among"] == "matching rows":
-            assert f"  Whole board: {line_of(whole, scope.metric)}" in text
+            assert f". Whole board: {line_of(whole, scope.metric)}" in said
 
 
 @pytest.mark.parametrize("slice_", SLICES)
