@@ -11,9 +11,11 @@ longer than the bound is ordered over the rows read, and the payload and the tex
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any
 
 from pwc_core import degraded
+from pwc_core.bests import scope_bests
 from pwc_core.directions import Directions, board_directions, stated_metric
 from pwc_core.errors import RefusedRequest, UnconfirmedFilter
 from pwc_core.leaderboard import select, sort_order
@@ -41,11 +43,17 @@ class Board:
         self.cap: int | None = args.max_parameters
         self.coverage: dict[str, int] | None = None
 
-    def fetch(self, page: int, page_size: int) -> Any:
+    @property
+    def filtered_upstream(self) -> bool:
+        """Whether the catalog filters the rows it sends (docs/upstream-api.md#benchmark-leaderboard)."""
+        return self.cap is not None or self.args.is_open is not None
+
+    def fetch(self, page: int, page_size: int, *, unfiltered: bool = False) -> Any:
         params: dict[str, Any] = {"page": page, "page_size": page_size}
-        if self.cap is None:
+        if self.cap is None or unfiltered:
             path = f"datasets/{entity_segment(self.dataset_id)}/evaluations/"
-            params |= {"ordering": "best_rank", "is_open": self.args.is_open}
+            is_open = None if unfiltered else self.args.is_open
+            params |= {"ordering": "best_rank", "is_open": is_open}
         else:
             path = "evaluations/"
             params |= {
@@ -82,6 +90,25 @@ class Board:
         if refuse_long and result.stopped == ROW_LIMIT:
             raise RefusedRequest(_refusal(result.total or f"more than {len(result.rows)}"))
         return result
+
+    def read_whole(self) -> Scan:
+        """The board before the catalog's filters, bounded like every scan: its rows decide the
+        main scope and the directions. The same request as an unfiltered call's read, so both
+        share one cache entry."""
+        return scan(lambda page, size: self.fetch(page, size, unfiltered=True))
+
+
+def extra_data_filter(
+    rows: list[dict[str, Any]], asked: str | None
+) -> tuple[list[dict[str, Any]], int]:
+    """The rows known to use extra training data (`"true"`) or known not to (`"false"`), and
+    how many were left out because the catalog does not say; the catalog cannot filter on it
+    (docs/upstream-api.md#benchmark-leaderboard). Not asked: every row, none left out."""
+    if asked is None:
+        return rows, 0
+    wanted = asked == "true"
+    known = [r for r in rows if isinstance(r.get("uses_additional_data"), bool)]
+    return [r for r in known if r["uses_additional_data"] is wanted], len(rows) - len(known)
 
 
 def _refusal(needed: Any) -> str:
@@ -148,10 +175,15 @@ def leaderboard(
                 raise UnconfirmedFilter(
                     "API returned a model outside the requested parameter limit"
                 )
+    # decide over the whole board, then filter: the rows before the catalog's filters
+    whole = merge_rows(board.read_whole().rows) if board.filtered_upstream else merged
+    asked_extra = getattr(args, "extra_training_data", None)
+    kept, unknown = extra_data_filter(merged, asked_extra)
     # the board's metric names, once: every option's name is matched against them once
-    board_names = BoardMetrics(available_metrics(merged))
-    directions = board_directions(merged, stated_directions(args, board_names))
-    ordered, main = order_by_scope(merged, [dataset], directions)
+    board_names = BoardMetrics(available_metrics(kept))
+    directions = board_directions(whole, stated_directions(args, board_names))
+    whole_ordered, main = order_by_scope(whole, [dataset], directions)
+    ordered, _ = order_by_scope(kept, [dataset], directions, basis=whole)
     # resolved before the other metric filters, so a wrong --metric is named even when
     # --require-metrics or --min would drop every row
     metric = None
@@ -170,7 +202,19 @@ def leaderboard(
         )
     named = metric[0] if metric and name is not None else None  # the --metric, resolved
     selection = Selection(args.page, args.limit, selecting, metric=named, chosen=chosen)
-    selected = select(ordered, chosen, directions) if selecting else ordered
+    selected = matching = ordered
+    if selecting:
+        selected = select(ordered, chosen, directions)
+        # a sort (which keeps the rows reporting its metric) or a frontier shapes the page;
+        # neither is a filter of what leads a scope
+        if chosen.sort or chosen.pareto:
+            matching = select(
+                ordered, dataclasses.replace(chosen, sort=None, pareto=()), directions
+            )
+        else:
+            matching = selected
+    thresholds = chosen.required or chosen.minimum or chosen.maximum
+    filtered = board.filtered_upstream or asked_extra is not None or bool(thresholds)
     start = (args.page - 1) * args.limit
     results = [
         {**row, "metric_directions": directions.for_metrics(row.get("metrics") or {})}
@@ -190,7 +234,12 @@ def leaderboard(
         "metric_directions": directions.for_metrics(names),
         "metric_direction_sources": directions.sources_for(names),
         "ordering": _ordering(chosen, directions, read),
+        "scope_bests": scope_bests(
+            whole_ordered, matching, directions, main.get(dataset), filtered
+        ),
     }
+    if asked_extra is not None:
+        data["unknown_extra_training_data"] = unknown
     if board.coverage is not None:
         data["parameter_coverage"] = board.coverage
     if timeline:

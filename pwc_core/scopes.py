@@ -93,19 +93,25 @@ def order_by_scope(
     rows: Sequence[dict[str, Any]],
     benchmarks: Sequence[str] = (),
     directions: Directions | None = None,
+    basis: Sequence[dict[str, Any]] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Rows grouped by benchmark (in `benchmarks` order, then first appearance), within each
     benchmark by task scope (most rows first; first appearance breaks a tie), each scope by
-    rank and primary metric. Returns copies, and each benchmark's main task id."""
+    rank and primary metric. Returns copies, and each benchmark's main task id. `basis`: the
+    rows the scopes are counted over (the whole board before filters; default `rows`)."""
     members: Counter[ScopeKey] = Counter()
     first: dict[ScopeKey, int] = {}
     row_scopes = [scopes_of(row) for row in rows]  # once per row: this runs on every call
-    for index, row in enumerate(rows):
-        for scope in row_scopes[index]:
+    counted = rows if basis is None else basis
+    for index, row in enumerate(counted):
+        for scope in row_scopes[index] if basis is None else scopes_of(row):
             key = _key(row, scope)
             members[key] += 1
             first.setdefault(key, index)
-    priority = {key: (-members[key], first[key]) for key in members}
+    for index, row in enumerate(rows):  # a scope the basis lacks comes after its scopes
+        for scope in row_scopes[index]:
+            first.setdefault(_key(row, scope), len(counted) + index)
+    priority = {key: (-members[key], first[key]) for key in first}
     datasets = list(
         dict.fromkeys([*map(str, benchmarks), *(_text(r.get("dataset_id")) for r in rows)])
     )

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pwc_core.bests import MATCHING
+from pwc_core.chart_axes import parameters
 from pwc_core.text import count, one_line
 
 
@@ -110,3 +112,57 @@ def summary(timeline: dict[str, Any]) -> str:
     if timeline.get("complete") is False:
         text += " The scan stopped at its row limit: earlier records may be missing."
     return text
+
+
+def left_out_sentence(data: dict[str, Any]) -> str:
+    """How many rows the extra-training-data filter left out because the catalog does not say
+    whether they used extra data; nothing when it left none out or was not asked."""
+    unknown = data.get("unknown_extra_training_data")
+    if not isinstance(unknown, int) or not unknown:
+        return ""
+    rows = f"{unknown:,} row{'s' if unknown != 1 else ''}"
+    return f"{rows} left out: the catalog does not say whether {'they' if unknown != 1 else 'it'} used extra training data."
+
+
+def _flag(value: Any, yes: str, no: str) -> str:
+    """A tri-state flag in words: nothing when the catalog does not say."""
+    return yes if value is True else no if value is False else ""
+
+
+def _best_row(best: dict[str, Any], metric: str) -> str:
+    value = f"{metric} {one_line(best['value'])}" if "value" in best else "no value"
+    paper = one_line(best.get("paper_title"))
+    date = one_line(best.get("paper_published_date"))
+    size = best.get("num_parameters")
+    terms = [
+        f"{parameters(size)} parameters" if isinstance(size, int) and size > 0 else "",
+        _flag(best.get("is_open"), "open", "closed"),
+        _flag(best.get("uses_additional_data"), "extra training data", "no extra training data"),
+        one_line(best.get("methodology")),
+    ]
+    said = f"{one_line(best.get('model_name')) or 'unnamed model'}, {value}"
+    said += f" — {paper}" if paper else ""
+    said += f" ({date})" if date else ""
+    terms = [t for t in terms if t]
+    return said + (f"; {'; '.join(terms)}" if terms else "")
+
+
+def best_lines(data: dict[str, Any]) -> list[str]:
+    """The `scope_bests` block (README.md#leaderboards), one line per task scope: its metric, its
+    best matching row and, when filters left it out, the whole board's best. Lines without a
+    bullet, so they never read as rows of the page. Shared by the CLI view and the MCP text."""
+    block = data.get("scope_bests")
+    block = block if isinstance(block, dict) else {}
+    lead = "Best of the matching rows in" if block.get("among") == MATCHING else "Best in"
+    lines = []
+    for scope in [s for s in block.get("scopes") or [] if isinstance(s, dict)]:
+        task = one_line(scope.get("task_name") or scope.get("task_id") or "no task")
+        metric = one_line(scope.get("metric")) or "no metric"
+        direction = scope.get("direction")
+        how = f"{direction} is better" if direction else "direction unknown, by the catalog's rank"
+        main = "main scope; " if scope.get("main") else ""
+        best, whole = scope.get("best"), scope.get("whole_board_best")
+        said = _best_row(best, metric) if isinstance(best, dict) else "no matching row"
+        said += f". Whole board: {_best_row(whole, metric)}" if isinstance(whole, dict) else ""
+        lines.append(f"{lead} {task} ({main}{metric}, {how}): {said}.")
+    return lines

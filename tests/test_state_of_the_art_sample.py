@@ -116,3 +116,18 @@ def test_imagenet_accuracy_against_parameters(sample) -> None:
 def test_qualifiers_are_said(sample) -> None:
     out = run_cli(sample.url, ["benchmark", "--name", "ImageNet", "--limit", "1"]).out
     assert "ViT-H/14 · extra training data · JFT-300M pre-training" in out
+
+
+def test_a_size_cap_keeps_mmlus_direction(sample) -> None:
+    # before: two rows left under 300M, too few ranks to vote: metric_directions was empty
+    # and the timeline refused ("the direction of metric Average (%) is unknown")
+    data = data_of(sample, "benchmark --name MMLU --max-parameters 300M --timeline")
+    assert data["matched_count"] == 2
+    assert data["metric_direction_sources"]["Average (%)"] == "ranks"
+    assert data["timeline"]["direction"] == "higher"
+    rows = whole(sample, "MMLU")
+    small = [r for r in rows if r["num_parameters"] and r["num_parameters"] <= 300_000_000]
+    (scope,) = data["scope_bests"]["scopes"]
+    best = max(small, key=lambda r: float(r["metrics"]["Average (%)"]))
+    overall = max(rows, key=lambda r: float(r["metrics"]["Average (%)"]))
+    assert (scope["best"]["id"], scope["whole_board_best"]["id"]) == (best["id"], overall["id"])

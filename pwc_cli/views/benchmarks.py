@@ -14,7 +14,12 @@ from pwc_cli.views.timeline import timeline_blocks, timeline_notes
 from pwc_core.commands.benchmarks import flat_filters, metric_mode, trending_mode
 from pwc_core.replies import extract_rows
 from pwc_core.scopes import scopes_of
-from pwc_core.sentences import leaderboard_summary, ordering_sentence
+from pwc_core.sentences import (
+    best_lines,
+    leaderboard_summary,
+    left_out_sentence,
+    ordering_sentence,
+)
 from pwc_core.text import cell_text, md_escape, one_line
 from pwc_core.urls import site_url
 
@@ -142,6 +147,8 @@ def benchmark_view(data: dict[str, Any], args: argparse.Namespace, tty: Screen) 
             ),
             wrapped(summary(data, args), tty),
             wrapped(ordering_sentence(data), tty),
+            wrapped(left_out_sentence(data), tty),
+            wrapped("\n".join(best_lines(data)), tty),
             *(timeline_blocks(data, tty) or scoped_tables(data, rows, args, tty)),
             terminal_steps(data, tty),  # a terminal only: the timeline as a step chart
         ),

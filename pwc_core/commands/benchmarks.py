@@ -31,10 +31,12 @@ ROUTES = routes(
 
 
 def metric_mode(args: argparse.Namespace) -> bool:
-    """Flags that select rows by their metrics (a timeline too): the selection is refused on a
-    board longer than the scan bound, where it would silently miss rows."""
+    """Flags that select rows by their metrics (a timeline too) or by a flag the catalog cannot
+    filter on (extra training data): the selection is refused on a board longer than the scan
+    bound, where it would silently miss rows."""
     return bool(
         getattr(args, "timeline", False)
+        or getattr(args, "extra_training_data", None) is not None
         or getattr(args, "require_metrics", ())
         or getattr(args, "minimum_metrics", ())
         or getattr(args, "maximum_metrics", ())

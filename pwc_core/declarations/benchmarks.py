@@ -13,6 +13,7 @@ from pwc_core.values import (
     metric_sort,
     parameter_size,
     pareto_objectives,
+    yes_no,
 )
 
 DECLARED = (
@@ -24,6 +25,16 @@ DECLARED = (
             shared.limit(20, 100, "rows per page", paged=True),
             shared.page(),
             shared.is_open("rows"),
+            Param(
+                "extra_training_data",
+                "only rows known to use (true) or known not to use (false) training data beyond "
+                "the benchmark's own; rows whose flag is unknown are left out, and counted",
+                ("--extra-training-data",),
+                yes_no,
+                choices=("true", "false"),
+                tool_help="true: only rows known to use extra training data; false: only rows "
+                "known not to (rows not known either way are left out, and counted)",
+            ),
             Param(
                 "max_parameters",
                 "at most SIZE parameters: 500M, 1.5B, 3_000_000_000",

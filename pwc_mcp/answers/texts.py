@@ -373,11 +373,17 @@ def main_scope(scopes: Any) -> str | None:
 
 
 def leaderboard(
-    bench: dict[str, Any], header: str, rows: list[Evaluation], tail: str, also: Any = None
+    bench: dict[str, Any],
+    header: str,
+    rows: list[Evaluation],
+    tail: str,
+    also: Any = None,
+    bests: Sequence[str] = (),
 ) -> str:
     lines = [f"## {label(bench)}", header + tail]
     # an exact name that other benchmarks contain ("Penn Treebank"): say which, once
     named = [clip(n, 100) for n in also or [] if isinstance(n, str) and n]
     lines += [f"Other benchmarks with this name: {', '.join(named)}."] if named else []
+    lines += bests  # every scope's best, before the page (pwc_core.sentences.best_lines)
     lines += [evaluation_line(row, benchmark=False) for row in rows] or ["- no rows"]
     return "\n".join(lines)

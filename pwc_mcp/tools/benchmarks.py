@@ -9,7 +9,12 @@ from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
 from pwc_core.chart_json import to_json as chart_json
-from pwc_core.sentences import leaderboard_summary, ordering_sentence
+from pwc_core.sentences import (
+    best_lines,
+    leaderboard_summary,
+    left_out_sentence,
+    ordering_sentence,
+)
 from pwc_mcp import ui
 from pwc_mcp.answers import texts
 from pwc_mcp.answers.additions import scores
@@ -56,6 +61,7 @@ def leaderboard(catalog: CatalogService, name: str, params: dict[str, Any]) -> T
         [
             leaderboard_summary(payload, selection.limit, selection.selecting),
             ordering_sentence(payload),
+            left_out_sentence(payload),
             texts.main_scope(payload.get("task_scopes")),
             "Ranks are task-scoped.",
         ],
@@ -67,6 +73,7 @@ def leaderboard(catalog: CatalogService, name: str, params: dict[str, Any]) -> T
         evaluations,
         more(model.next_page),
         payload.get("similar_benchmarks"),
+        best_lines(payload),
     )
     timeline = timeline_of(payload)
     if timeline is not None:

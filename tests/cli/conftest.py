@@ -25,3 +25,11 @@ def pwc(api: respx.MockRouter):
         return run_cli(BASE, argv, tty=tty, width=width)
 
     return run
+
+
+@pytest.fixture
+def whole_board(api: respx.MockRouter) -> respx.Route:
+    """ImageNet's board before any filter, empty: a filtered leaderboard also reads it, for the
+    directions and the scopes (README.md#leaderboards), and a test of the filtered read
+    needs no rows there."""
+    return api.get("datasets/205/evaluations/").respond(json={"count": 0, "results": []})

@@ -106,12 +106,10 @@ def test_leaderboard_paging_and_is_open(pwc, api, lookup) -> None:
     data = pwc(
         "benchmark", "--name", "205", "--page", "2", "--limit", "4", "--is-open", "false", "--json"
     ).data
-    assert params_of(board) == {
-        "page": ["1"],
-        "page_size": ["100"],
-        "ordering": ["best_rank"],
-        "is_open": ["false"],
-    }
+    read = {"page": ["1"], "page_size": ["100"], "ordering": ["best_rank"]}
+    assert params_of(board, 0) == read | {"is_open": ["false"]}
+    # and the board before the filter, once: its rows decide the scopes and the directions
+    assert board.call_count == 2 and params_of(board, 1) == read
     # a page is a slice of the whole board's order
     assert [r["id"] for r in data["results"]] == ["e5", "e6", "e7", "e8"]
     assert (data["count"], data["matched_count"], data["page"], data["next_page"]) == (
@@ -220,7 +218,7 @@ def test_leaderboard_task_column_lists_rank_scopes(pwc, api, lookup) -> None:
 # --- --max-parameters ---------------------------------------------------------------------
 
 
-def test_max_parameters_uses_evaluations_route(pwc, api, lookup) -> None:
+def test_max_parameters_uses_evaluations_route(pwc, api, lookup, whole_board) -> None:
     route = api.get("evaluations/").respond(
         json=fixture("evaluations_by_dataset_max_parameters.json")
     )
@@ -263,7 +261,7 @@ def test_max_parameters_uses_evaluations_route(pwc, api, lookup) -> None:
         (" 2b ", 2_000_000_000),
     ],
 )
-def test_size_grammar_valid(pwc, api, lookup, size, value) -> None:
+def test_size_grammar_valid(pwc, api, lookup, whole_board, size, value) -> None:
     route = api.get("evaluations/").respond(
         json=page_of([], 0, parameter_coverage_known=0, parameter_coverage_total=0)
     )
@@ -409,7 +407,7 @@ def test_metric_mode_without_count_reads_one_page(pwc, api, lookup) -> None:
     assert (data["count"], [r["id"] for r in data["results"]]) == (2, ["e1", "e2"])
 
 
-def test_metric_mode_with_cap_follows_next_page(pwc, api, lookup) -> None:
+def test_metric_mode_with_cap_follows_next_page(pwc, api, lookup, whole_board) -> None:
     coverage = {"parameter_coverage_known": 3, "parameter_coverage_total": 9}
     replies = {
         1: page_of([evaluation(1)], 3, next_page=4, **coverage),
@@ -431,7 +429,7 @@ def test_metric_mode_with_cap_follows_next_page(pwc, api, lookup) -> None:
 
 @pytest.mark.parametrize("next_page", [1, 0])
 def test_metric_mode_with_cap_stops_on_a_next_page_that_does_not_advance(
-    pwc, api, lookup, next_page
+    pwc, api, lookup, whole_board, next_page
 ) -> None:
     route = api.get("evaluations/").respond(
         json=page_of(

@@ -106,6 +106,7 @@ EXPECTED_FLAGS = {
         "--page-size",
         "--page",
         "--is-open",
+        "--extra-training-data",
         "--max-parameters",
         "--require-metrics",
         "--min",

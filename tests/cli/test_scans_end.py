@@ -56,7 +56,9 @@ def endless(first: list[dict[str, Any]]):
         [],
     ],
 )
-def test_empty_pages_that_name_a_next_page_end_the_scan(pwc, api, lookup, flags) -> None:
+def test_empty_pages_that_name_a_next_page_end_the_scan(
+    pwc, api, lookup, whole_board, flags
+) -> None:
     # before: 73,660 requests in a 50 s tool call; the CLI never ended
     route = api.get("evaluations/").mock(side_effect=endless([row(1), row(2)]))
     result = pwc("benchmark", "--name", "ImageNet", "--max-parameters", "1B", *flags, "--json")
@@ -68,7 +70,7 @@ def test_empty_pages_that_name_a_next_page_end_the_scan(pwc, api, lookup, flags)
         assert result.data["timeline"]["complete"] is False
 
 
-def test_pages_that_repeat_rows_end_the_scan(pwc, api, lookup) -> None:
+def test_pages_that_repeat_rows_end_the_scan(pwc, api, lookup, whole_board) -> None:
     # a catalog that answers every page with the same rows and a growing next_page
     route = api.get("evaluations/").mock(
         side_effect=lambda request: httpx.Response(
@@ -85,7 +87,7 @@ def test_pages_that_repeat_rows_end_the_scan(pwc, api, lookup) -> None:
     assert result.data["ordering"]["stopped"] == "a page added no rows"
 
 
-def test_a_next_page_that_goes_back_ends_the_scan(pwc, api, lookup) -> None:
+def test_a_next_page_that_goes_back_ends_the_scan(pwc, api, lookup, whole_board) -> None:
     route = api.get("evaluations/").mock(
         side_effect=lambda request: httpx.Response(
             200,

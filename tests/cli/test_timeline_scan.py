@@ -72,7 +72,7 @@ def test_exactly_1000_rows_is_complete(pwc, api, lookup) -> None:
     assert [r["improvement"] for r in found["records"]] == [None] + [100.0] * 9
 
 
-def test_the_capped_scan_stops_too(pwc, api, lookup) -> None:
+def test_the_capped_scan_stops_too(pwc, api, lookup, whole_board) -> None:
     rows = [evaluation(i, paper_published_date="2021-01-01") for i in range(1, 1201)]
 
     def answer(request: httpx.Request) -> httpx.Response:

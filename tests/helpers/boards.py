@@ -1,6 +1,7 @@
 """Leaderboards built for a case, served like the catalog serves them: ordered by task-scoped
 rank (so the scopes interleave), paginated with a page-size cap of the catalog's own (so a scan
-needs several pages), and metrics whose names say nothing about their direction."""
+needs several pages), metrics whose names say nothing about their direction, and tri-state
+openness and extra-training-data flags (true, false, unknown), openness filtered upstream."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def rows_of(scopes: list[Scope]) -> list[dict[str, Any]]:
                     "best_metric": scope.metric,
                     "best_rank": rank,
                     "num_parameters": 1_000_000 * (1 + (int(value * 13) % 50)),
+                    # closed at ranks 3 and 11 only (so few rows are closed), unknown at every
+                    # 4th; extra data unknown at every 3rd rank, used at every 5th
+                    "is_open": False if rank in (3, 11) else None if rank % 4 == 0 else True,
+                    "uses_additional_data": None if rank % 3 == 0 else rank % 5 == 0,
                     "_position": position,
                     **scope.extra,
                 }
@@ -62,9 +67,11 @@ def paginated(rows: list[dict[str, Any]]) -> Callable[[dict[str, str]], dict[str
     def document(query: dict[str, str]) -> dict[str, Any]:
         size = min(int(query.get("page_size", 20)), UPSTREAM_PAGE_CAP)
         page = int(query.get("page", 1))
-        chunk = rows[(page - 1) * size : page * size]
-        more = page * size < len(rows)
-        return {"count": len(rows), "next_page": page + 1 if more else None, "results": chunk}
+        wanted = {"true": True, "false": False}.get(query.get("is_open", ""))
+        kept = [r for r in rows if wanted is None or r.get("is_open") is wanted]
+        chunk = kept[(page - 1) * size : page * size]
+        more = page * size < len(kept)
+        return {"count": len(kept), "next_page": page + 1 if more else None, "results": chunk}
 
     return document
 
@@ -124,3 +131,32 @@ def oracle_records(rows: list[dict[str, Any]], metric: str, lower: bool) -> list
             records.append(row["id"])
             best = value
     return records
+
+
+def oracle_bests(
+    rows: list[dict[str, Any]],
+    scopes: list[Scope],
+    *,
+    is_open: bool | None = None,
+    extra: bool | None = None,
+) -> dict[str, tuple[str | None, str]]:
+    """Per task scope: (the best row's ID among the rows whose flags are known to equal the
+    asked ones, or None; the best row's ID over the whole board), by the scope's metric in its
+    direction."""
+
+    def best(candidates: list[dict[str, Any]], scope: Scope) -> str | None:
+        values = {row["id"]: row["metrics"][scope.metric] for row in candidates}
+        pick = min if scope.lower_is_better else max
+        return pick(values, key=values.__getitem__) if values else None
+
+    found = {}
+    for scope in scopes:
+        members = [r for r in rows if r["task_id"] == scope.task_id]
+        kept = [
+            r
+            for r in members
+            if (is_open is None or r["is_open"] is is_open)
+            and (extra is None or r["uses_additional_data"] is extra)
+        ]
+        found[scope.task_id] = (best(kept, scope), str(best(members, scope)))
+    return found

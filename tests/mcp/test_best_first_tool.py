@@ -22,8 +22,14 @@ async def test_get_benchmark_puts_the_state_of_the_art_first(cached_client: Clie
     )
     scopes = data["data"]["task_scopes"]
     assert [(s["task_name"], s["main"]) for s in scopes][0] == ("Image Classification", True)
-    # the zero-shot CLIP row is main-scope rank 27: not on the first page of 20 at all
-    assert "- ViT-H/14" in text and "CLIP ViT-L/14@336px (zero-shot)" not in text
+    # the zero-shot CLIP row is main-scope rank 27: not on the first page of 20 at all, but
+    # named once as the best of its own scope (issue #36)
+    zero_shot = "CLIP ViT-L/14@336px (zero-shot)"
+    assert "- ViT-H/14" in text and f"- {zero_shot}" not in text
+    assert (
+        f"Best in Zero-Shot Image Classification (Top 1 Accuracy, higher is better): {zero_shot}, "
+        in text
+    )
 
 
 async def test_get_paper_evaluations_best_first(cached_client: Client) -> None:
