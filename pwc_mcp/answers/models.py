@@ -71,6 +71,7 @@ class Evaluation(BaseModel):
     rank_scopes: list[RankScope] = []
     paper_title: str | None = None
     paper_arxiv_id: str | None = None
+    paper_published: str | None = None
     num_parameters: int | None = None
     is_open: bool | None = None
     split: str | None = None

@@ -32,7 +32,7 @@ const MAX_TICKS = 24;
  */
 /**
  * @typedef {{i: number, metrics: Record<string, number>, model: string, paper: string,
- *   arxiv: string, date: string, params: number | null, open: boolean | null,
+ *   arxiv: string, date: string, params: number | null, open: boolean | null, extra: boolean | null,
  *   rank: number | null, scope: string}} Row
  */
 /**
@@ -206,6 +206,7 @@ export function toView(input) {
     const scope = obj(list(e.rank_scopes || r.rank_scopes, 1)[0]);
     const params = num(e.num_parameters != null ? e.num_parameters : r.num_parameters);
     const open = e.is_open != null ? e.is_open : r.is_open;
+    const extra = e.uses_additional_data != null ? e.uses_additional_data : r.uses_additional_data;
     const rank = num(e.best_rank != null ? e.best_rank : r.best_rank);
     rows.push({
       i, metrics,
@@ -215,6 +216,7 @@ export function toView(input) {
       date: isoDate(r.paper_published_date || e.paper_published_date),
       params: params !== null && params > 0 ? params : null,
       open: typeof open === "boolean" ? open : null,
+      extra: typeof extra === "boolean" ? extra : null,
       rank: rank !== null && rank >= 1 ? Math.floor(rank) : null,
       scope: str(scope.task_name || r.task_name, 120),
     });

@@ -171,6 +171,16 @@ test("a header sorts better values first by the server's direction, rows without
   assert.deepEqual(app.nextSort(view, top1, { key: "m:Top 1 Accuracy", asc: false }), { key: "m:Top 1 Accuracy", asc: true });
 });
 
+test("openness and extra training data are words when known, a dash when not (issue #36)", () => {
+  const flags = [[true, false], [false, true], [null, null], ["yes", 1]];
+  const input = result(PARETO, ROWS.slice(0, 4));
+  input.evaluations.forEach((e, k) => Object.assign(e, { is_open: flags[k][0], uses_additional_data: flags[k][1] }));
+  const view = app.toView(input);
+  const shown = (key) => view.rows.map(app.columns(view).find((c) => c.key === key).show);
+  assert.deepEqual(shown("open"), ["open", "closed", "\u2014", "\u2014"], "unknown never reads as open");
+  assert.deepEqual(shown("extra"), ["no extra training data", "extra training data", "\u2014", "\u2014"]);
+});
+
 test("a hostile chart is dropped or cut, never drawn as markup", () => {
   const evil = '<img src=x onerror="alert(1)">';
   const bad = [
