@@ -53,6 +53,9 @@ class PaperDetail(PaperSummary):
     hf_spaces: list[str] = []
     in_catalog: bool = True
     available_at: list[dict[str, str]] = []
+    organizations: list[str] = []
+    predecessors: list[dict[str, Any]] = []  # lineage rows as data holds them
+    successors: list[dict[str, Any]] = []
 
 
 class RankScope(BaseModel):

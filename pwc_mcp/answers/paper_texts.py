@@ -9,18 +9,19 @@ from __future__ import annotations
 from typing import Any
 
 from pwc_mcp.answers.models import Citation, Evaluation, PaperDetail, PaperSummary
-from pwc_mcp.answers.texts import PROSE, clip, count, evaluation_line, joined, number, paper_ids
+from pwc_mcp.answers.texts import (
+    PROSE,
+    clip,
+    count,
+    evaluation_line,
+    joined,
+    listed,
+    number,
+    paper_ids,
+    paper_line,
+)
 
-
-def paper_line(paper: PaperSummary) -> str:
-    """The row, then its abstract snippet (already one bounded line) indented below it."""
-    facts = [
-        paper_ids(paper, ", "),
-        count(paper.citation_count, "citation"),
-        "official code" if paper.has_official_implementation else None,
-    ]
-    line = f"- {clip(paper.title)} ({joined(facts, ', ')})"
-    return line + (f"\n  {paper.snippet}" if paper.snippet else "")
+AUTHORS = 25  # author names in a paper's text; then how many more (data.authors holds all)
 
 
 def paper_list(
@@ -51,8 +52,6 @@ def trending_scope(max_age_days: Any, min_velocity: Any = None) -> str | None:
 
 def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: int | None) -> str:
     """The paper, its identifiers and links; its evaluations when they were asked for."""
-    authors = paper.authors[:6]
-    others = len(paper.authors) - len(authors)
     lines = [
         f"## {clip(paper.title)}",
         joined(
@@ -69,15 +68,18 @@ def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: 
             "Not in the Papers With Code catalog: public metadata only (no code, tasks or "
             "evaluations here)."
         )
-    if authors:
-        lines.append(
-            "Authors: "
-            + ", ".join(clip(a, 60) for a in authors)
-            + (f" and {others} more" if others > 0 else "")
-        )
-    for label, names in (("Tasks", paper.tasks), ("Methods", paper.methods)):
+    for label, names, limit in (
+        ("Authors", paper.authors, AUTHORS),
+        ("Organizations", paper.organizations, 12),
+        ("Tasks", paper.tasks, 12),
+        ("Methods", paper.methods, 12),
+    ):
         if names:
-            lines.append(f"{label}: " + ", ".join(clip(n, 60) for n in names[:12]))
+            lines.append(f"{label}: {listed(names, limit)}")
+    for label, rows in (("Predecessors", paper.predecessors), ("Successors", paper.successors)):
+        if rows:
+            lines.append(f"{label} ({len(rows)}): " + "; ".join(_linked(r) for r in rows[:12]))
+            lines[-1] += f" and {len(rows) - 12} more" if len(rows) > 12 else ""
     if paper.in_catalog:
         lines.append(
             f"Code: {count(paper.code_repository_count, 'repository', 'repositories') or '0 repositories'}"
@@ -100,11 +102,13 @@ def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: 
     return "\n".join(lines)
 
 
-def citation(entry: Citation) -> str:
-    """The entry itself (bounded by pwc_core.citations), then what a public-metadata entry was
-    built from, never silently."""
+def citation(entry: Citation, published: str | None = None) -> str:
+    """The entry itself (bounded by pwc_core.citations), then the paper's publication date
+    (an entry holds only its year) and what a public-metadata entry was built from, never
+    silently."""
+    date = f"\n\nPublished {clip(published, 10)}." if published else ""
     note = f"\n\nNote: {clip(entry.note, 300)}" if entry.note else ""
-    return entry.text.rstrip("\n") + note
+    return entry.text.rstrip("\n") + date + note
 
 
 def _artifacts(paper: PaperDetail) -> list[tuple[str, list[str]]]:
@@ -127,7 +131,10 @@ def lineage(
 
 
 def _linked(row: dict[str, Any]) -> str:
-    """A lineage row: its title and the reference the catalog links it by."""
+    """A lineage row: its title, the reference the catalog links it by and its date when the
+    row has one."""
     key = row.get("reference") or row.get("id")
     ref = f"arXiv {row['arxiv_id']}" if row.get("arxiv_id") else key and f"ID {key}"
-    return clip(row.get("title") or "untitled") + (f" ({clip(ref, 60)})" if ref else "")
+    date = row.get("published")
+    said = joined([clip(ref, 60) if ref else None, clip(date, 10) if date else None], ", ")
+    return clip(row.get("title") or "untitled") + (f" ({said})" if said else "")

@@ -145,6 +145,9 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
         hf_datasets=urls("hf_datasets"),
         hf_spaces=urls("hf_spaces"),
         in_catalog=paper.get("in_catalog") is not False,
+        organizations=_names(paper.get("organizations")),
+        predecessors=checked_rows(paper.get("predecessor_papers")),
+        successors=checked_rows(paper.get("successor_papers")),
         available_at=[
             {"label": str(a.get("label")), "url": str(a.get("url"))}
             for a in paper.get("available_at") or []

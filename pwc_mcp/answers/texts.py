@@ -82,6 +82,25 @@ def paper_ids(paper: PaperSummary, sep: str = " · ") -> str:
     )
 
 
+def paper_line(paper: PaperSummary) -> str:
+    """The row, then its abstract snippet (already one bounded line) indented below it."""
+    facts = [
+        paper_ids(paper, ", "),
+        count(paper.citation_count, "citation"),
+        count(paper.code_repository_count, "code repository", "code repositories"),
+        "official code" if paper.has_official_implementation else None,
+    ]
+    line = f"- {clip(paper.title)} ({joined(facts, ', ')})"
+    return line + (f"\n  {paper.snippet}" if paper.snippet else "")
+
+
+def listed(names: Sequence[str], limit: int, width: int = 60) -> str:
+    """`a, b, c and 4 more`: at most `limit` names, then how many were left out."""
+    shown = ", ".join(clip(name, width) for name in names[:limit])
+    rest = len(names) - limit
+    return shown + (f" and {rest} more" if rest > 0 else "")
+
+
 # --- evaluations -------------------------------------------------------------------------
 
 
@@ -128,7 +147,9 @@ def evaluations(
 ) -> str:
     head = found(total, len(rows), "evaluation rows", page)
     lines = [evaluation_line(row) + standing(row) for row in rows]
-    return "\n".join([f"## Evaluations of {clip(paper)}", head + tail, *lines])
+    dates = {row.paper_published for row in rows if row.paper_published}  # one paper's rows
+    when = f" (published {clip(dates.pop(), 10)})" if len(dates) == 1 else ""
+    return "\n".join([f"## Evaluations of {clip(paper)}{when}", head + tail, *lines])
 
 
 def standing(row: Evaluation) -> str:
@@ -173,6 +194,7 @@ def facts(row: dict[str, Any]) -> str:
         if isinstance(platforms, list) and platforms
         else None,
         count(row.get("paper_count", row.get("all_time_paper_count")), "paper"),
+        count(row.get("recent_paper_count"), "recent paper"),
         count(row.get("benchmark_count"), "benchmark"),
         count(row.get("evaluation_count"), "evaluation"),
         "featured" if row.get("is_featured") is True else None,
@@ -230,21 +252,54 @@ def record(item: dict[str, Any], area: Any = None) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def task(item: dict[str, Any]) -> str:
+TASK_PAPERS = 10  # paper lines in a task's text; data.papers holds the catalog's sample
+
+
+def task(item: dict[str, Any], papers: Sequence[PaperSummary] = ()) -> str:
+    """The task's record, its neighbours, its common methods with their paper counts, its
+    benchmarks, recommended frameworks and papers (at most TASK_PAPERS, then how many more)."""
     area = item.get("area")
     lines = [record(item, area)]
     for title, key in (
         ("Parents", "parents"),
         ("Subtasks", "children"),
+        ("Related tasks", "sisters"),
         ("Common methods", "common_methods"),
     ):
         rows = [r for r in item.get(key) or [] if isinstance(r, dict)]
         if rows:
-            lines.append(f"{title}: " + ", ".join(label(r) for r in rows))
+            lines.append(f"{title}: " + ", ".join(map(_counted, rows)))
     benchmarks = item.get("benchmarks") or []
     lines.append(f"Benchmarks (returned {len(benchmarks)}):")
     lines += [record_line(b) for b in benchmarks] or ["- none listed"]
+    below = [b for s in item.get("subtask_benchmarks") or [] for b in s.get("benchmarks") or []]
+    if below:
+        lines.append("Subtask benchmarks: " + ", ".join(label(b) for b in below))
+    frameworks = item.get("recommended_frameworks") or []
+    if frameworks:
+        lines.append("Recommended frameworks:")
+        lines += [_framework(f) for f in frameworks]
+    if papers:
+        lines.append(f"Papers (the first {min(len(papers), TASK_PAPERS)}):")
+        lines += [paper_line(p) for p in papers[:TASK_PAPERS]]
+        rest = len(papers) - TASK_PAPERS
+        lines += [f"- … {rest} more (list_papers with task)"] if rest > 0 else []
     return "\n".join(lines)
+
+
+def _counted(row: dict[str, Any]) -> str:
+    """`Name (`slug`)`, with its paper count when the row has one: `Dropout (`dropout`) (2
+    papers)`."""
+    papers = count(row.get("paper_count"), "paper")
+    return label(row) + (f" ({papers})" if papers else "")
+
+
+def _framework(row: dict[str, Any]) -> str:
+    """`- owner/name (N stars): url`."""
+    name = "/".join(clip(row[k], 60) for k in ("owner", "name") if row.get(k)) or "unnamed"
+    stars = count(row.get("num_stars"), "star")
+    url = row.get("url")
+    return f"- {name}" + (f" ({stars})" if stars else "") + (f": {clip(url)}" if url else "")
 
 
 def main_scope(scopes: Any) -> str | None:

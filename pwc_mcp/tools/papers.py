@@ -113,7 +113,7 @@ def info_result(catalog: CatalogService, params: dict[str, Any]) -> ToolResult:
         cited = citations.citation(None, payload, params["cite"])
     citation = Citation.model_validate(cited) if isinstance(cited, dict) else None
     if citation is not None:
-        text = paper_texts.citation(citation)
+        text = paper_texts.citation(citation, paper.published)
     else:
         text = paper_texts.paper_info(paper, shown, count)
     model = PaperInfo(
