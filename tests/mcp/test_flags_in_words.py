@@ -26,18 +26,16 @@ ROWS = [
 ]
 
 
-def said(line: str) -> tuple[bool | None, bool | None]:
-    """What a text line says of the two flags, read as a model would: by the words alone."""
-    facts = line.split(": ", 1)[1].split(" · ")
-    opened = True if "open" in facts else False if "closed" in facts else None
-    extra = (
-        True
-        if "extra training data" in facts
-        else False
-        if "no extra training data" in facts
-        else None
-    )
+def read(parts: list[str]) -> tuple[bool | None, bool | None]:
+    """What a row's words say of the two flags, read as a model would: by the words alone."""
+    opened = True if "open" in parts else False if "closed" in parts else None
+    extra = True if "extra training data" in parts else None
+    extra = False if "no extra training data" in parts else extra
     return opened, extra
+
+
+def said(line: str) -> tuple[bool | None, bool | None]:
+    return read(line.split(": ", 1)[1].split(" · "))
 
 
 async def test_the_text_says_each_known_flag_and_nothing_of_an_unknown(
@@ -70,14 +68,6 @@ def test_the_cli_table_says_each_known_flag_and_nothing_of_an_unknown(
     seen: list[Any] = []
     for row, cell in zip(data["results"], cells, strict=True):
         expected.append((row["is_open"], row["uses_additional_data"]))
-        parts = cell[model].split(" · ")
-        extra = (
-            True
-            if "extra training data" in parts
-            else False
-            if "no extra training data" in parts
-            else None
-        )
-        seen.append(({"open": True, "closed": False}.get(cell[opened]), extra))
+        seen.append(read([cell[opened], *cell[model].split(" · ")]))
     assert seen == expected
     assert {cell[opened] for cell in cells} == {"open", "closed", "—"}
