@@ -83,6 +83,7 @@ class Record:
     paper: str
     arxiv: str = ""
     improvement: float | None = None  # over the record before (the handler's figure)
+    source: int = 0  # its position in the payload's timeline.records
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
         return None
     raw = payload["timeline"]
     records: list[Record] = []
-    for item in (raw.get("records") or [])[:MAX_RECORDS]:
+    for source, item in enumerate((raw.get("records") or [])[:MAX_RECORDS]):
         if not isinstance(item, dict):
             continue
         value = _finite(metric_number(item.get("value")))
@@ -171,6 +172,7 @@ def timeline_of(payload: Mapping[str, Any]) -> Timeline | None:
                     _text(item.get("paper_title")),
                     _text(item.get("paper_arxiv_id")),
                     _finite(metric_number(item.get("improvement"))),
+                    source,
                 )
             )
     records.sort(key=lambda r: r.date)

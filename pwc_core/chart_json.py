@@ -2,8 +2,9 @@
 (pwc_mcp/ui/*.js) draws and nothing it would have to work out itself: both axes with
 their domains, directions, orientation and ticks; each plotted row (its position in the page's
 rows, label, x, y, whether it is on the frontier); the frontier in drawing order and its steps;
-the best row; the timeline's records and steps. Its size is bounded by the rows and timeline
-records the payload holds, and every label is clipped.
+the best row; the timeline's axes, its steps and which of the payload's timeline records it
+draws (by position: the records themselves are the payload's, not repeated). Its size is
+bounded by the rows and timeline records the payload holds, and every label is clipped.
 """
 
 from __future__ import annotations
@@ -45,27 +46,16 @@ def _timeline(timeline: Timeline) -> dict[str, Any]:
             "high": dates.high.isoformat(),
             "ticks": [[day.isoformat(), label] for day, label in dates.ticks],
         },
-        "records": [
-            {
-                "date": r.date.isoformat(),
-                "value": r.value,
-                "label": _clip(r.model),
-                "paper": _clip(r.paper),
-                "arxiv": _clip(r.arxiv),
-                "improvement": r.improvement,
-            }
-            for r in timeline.records
-        ],
+        # each drawn record by its position in the payload's timeline.records, oldest first:
+        # the record itself (date, value, model, paper, counts) is there, sent once (issue #36)
+        "rows": [r.source for r in timeline.records],
         "steps": [[day.isoformat(), value] for day, value in timeline.steps()],
-        "considered": timeline.considered,
-        "undated": timeline.undated,
-        "complete": timeline.complete,
     }
 
 
 def to_json(payload: Mapping[str, Any], asked: Selection | None = None) -> dict[str, Any]:
     """The whole chart as plain JSON: one point per plotted row of the payload (so its size is
-    bounded by the rows the payload holds), the timeline's records as the timeline holds them."""
+    bounded by the rows the payload holds), the timeline's records by their position in it."""
     chart = scatter(payload, asked)
     front = {p.index for p in chart.frontier}
     drawn: dict[str, Any] = {

@@ -12,6 +12,7 @@ from pwc_cli.views.common import is_grouped, paper_cell, plural, wrapped
 from pwc_cli.views.papers import listed_rank, scope_cell, scores
 from pwc_cli.views.timeline import timeline_blocks, timeline_notes
 from pwc_core.commands.benchmarks import flat_filters, metric_mode, trending_mode
+from pwc_core.flags import extra_data, openness
 from pwc_core.replies import extract_rows
 from pwc_core.scopes import scopes_of
 from pwc_core.sentences import (
@@ -37,11 +38,11 @@ def parameters(value: Any) -> str:
 
 
 def qualifiers(row: dict[str, Any]) -> list[str]:
-    """What a result's number depends on beyond the model: extra training data, and the
-    evaluation protocol where the catalog names one (shared with the MCP texts)."""
-    said = ["extra training data"] if row.get("uses_additional_data") is True else []
-    protocol = one_line(row.get("methodology"))
-    return [*said, protocol] if protocol else said
+    """What a result's number depends on beyond the model: whether it used extra training data
+    when the catalog says (pwc_core.flags, the MCP texts' words), and the evaluation protocol
+    where the catalog names one."""
+    said = [extra_data(row.get("uses_additional_data")), one_line(row.get("methodology"))]
+    return [part for part in said if part]
 
 
 def _model(row: dict[str, Any]) -> str:
@@ -63,7 +64,7 @@ def _leaderboard_table(rows: list[dict[str, Any]], tty: Screen) -> str:
                 scope_cell(row),
                 paper_cell(row, tty),
                 cell_text(row.get("paper_published_date")),
-                "no" if row.get("is_open") is False else "yes",
+                openness(row.get("is_open")) or "—",
             ]
         )
     if tty:

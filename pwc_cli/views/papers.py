@@ -21,6 +21,7 @@ from pwc_cli.render import (
     table,
 )
 from pwc_cli.views import Rendered, standing, view
+from pwc_core.flags import openness
 from pwc_core.replies import extract_rows
 from pwc_core.scopes import scopes_of
 from pwc_core.text import cell_text, count, one_line
@@ -128,7 +129,7 @@ def _evaluation_cells(row: dict[str, Any]) -> list[Any]:
         scores(row),
         listed_rank(row),
         scope_cell(row),
-        "no" if row.get("is_open") is False else "yes",
+        openness(row.get("is_open")) or "—",
     ]
 
 

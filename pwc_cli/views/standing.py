@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pwc_core.flags import extra_data
 from pwc_core.scopes import scopes_of
 from pwc_core.text import cell_text, one_line
 
@@ -27,7 +28,7 @@ def cells(row: dict[str, Any]) -> list[str]:
         return [f"— ({one_line(reason)})" if reason else "—", "", listed]
     said = [
         one_line(sota.get("model_name")),
-        "extra training data" if sota.get("uses_additional_data") is True else "",
+        extra_data(sota.get("uses_additional_data")) or "",
         one_line(sota.get("protocol")),
     ]
     who = ", ".join(part for part in said if part)

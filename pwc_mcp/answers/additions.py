@@ -49,6 +49,25 @@ def scores(rows: Iterable[dict[str, Any]], evaluations: Iterable[Evaluation]) ->
     return listed
 
 
+def lighter_rows(payload: dict[str, Any]) -> dict[str, Any]:
+    """A leaderboard payload whose rows leave out the `metric_directions` we add to each row
+    (pwc_core.board) where the board's `metric_directions` already says the same for each of
+    the row's metrics: said once, not once a row (issue #36). A row with a direction the board
+    does not state keeps its own. The CLI's `--json` keeps every row whole (v1)."""
+    board = payload.get("metric_directions")
+    rows = payload.get("results")
+    if not isinstance(board, dict) or not isinstance(rows, list):
+        return payload
+    return {**payload, "results": [_without_said(row, board) for row in rows]}
+
+
+def _without_said(row: Any, board: dict[str, Any]) -> Any:
+    own = row.get("metric_directions") if isinstance(row, dict) else None
+    if not isinstance(own, dict) or any(board.get(k) != v for k, v in own.items()):
+        return row
+    return {key: value for key, value in row.items() if key != "metric_directions"}
+
+
 def structured(model: BaseModel) -> dict[str, Any]:
     """The model as structuredContent: no null, empty list or empty object outside `data`,
     which stays exactly as the handler made it."""

@@ -53,6 +53,9 @@ class PaperDetail(PaperSummary):
     hf_spaces: list[str] = []
     in_catalog: bool = True
     available_at: list[dict[str, str]] = []
+    organizations: list[str] = []
+    predecessors: list[dict[str, Any]] = []  # lineage rows as data holds them
+    successors: list[dict[str, Any]] = []
 
 
 class RankScope(BaseModel):
@@ -71,6 +74,7 @@ class Evaluation(BaseModel):
     rank_scopes: list[RankScope] = []
     paper_title: str | None = None
     paper_arxiv_id: str | None = None
+    paper_published: str | None = None
     num_parameters: int | None = None
     is_open: bool | None = None
     split: str | None = None

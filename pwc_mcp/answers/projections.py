@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from pwc_core.errors import UpstreamShapeError
+from pwc_core.flags import known
 from pwc_core.metrics import parse_metric
 from pwc_core.urls import absolute
 from pwc_mcp.answers.models import (
@@ -144,6 +145,9 @@ def paper_detail(paper: dict[str, Any], repo_limit: int, everything: bool) -> Pa
         hf_datasets=urls("hf_datasets"),
         hf_spaces=urls("hf_spaces"),
         in_catalog=paper.get("in_catalog") is not False,
+        organizations=_names(paper.get("organizations")),
+        predecessors=checked_rows(paper.get("predecessor_papers")),
+        successors=checked_rows(paper.get("successor_papers")),
         available_at=[
             {"label": str(a.get("label")), "url": str(a.get("url"))}
             for a in paper.get("available_at") or []
@@ -174,7 +178,6 @@ def evaluation(row: Any) -> Evaluation:
     metrics = row.get("metrics") or {}
     if not isinstance(metrics, dict):
         raise UpstreamShapeError(SHAPE)
-    is_open = row.get("is_open")
     return Evaluation(
         model_name=text(row.get("model_name")),
         harness=text(row.get("harness")),
@@ -193,12 +196,13 @@ def evaluation(row: Any) -> Evaluation:
         ],
         paper_title=text(row.get("paper_title")),
         paper_arxiv_id=text(row.get("paper_arxiv_id")),
+        paper_published=text(row.get("paper_published_date")),
         num_parameters=integer(row.get("num_parameters")),
-        is_open=is_open if isinstance(is_open, bool) else None,
+        is_open=known(row.get("is_open")),
         split=text(row.get("split") or row.get("split_name") or row.get("evaluated_on")),
         shots=int(shots.group(1)) if shots else None,
         protocol=methodology,
-        extra_data=True if row.get("uses_additional_data") is True else None,
+        extra_data=known(row.get("uses_additional_data")),
         source_url=absolute(
             row.get("result_url") or row.get("source_url") or row.get("external_source_url")
         ),
@@ -228,7 +232,7 @@ def paper_evaluation(row: Any) -> PaperEvaluation:
             of=integer(sota.get("of")),
             model_name=text(sota.get("model_name")),
             paper_title=text(sota.get("paper_title")),
-            extra_data=True if sota.get("uses_additional_data") is True else None,
+            extra_data=known(sota.get("uses_additional_data")),
             protocol=text(sota.get("protocol")),
         )
     return PaperEvaluation(**dict(base), sota=standing, sota_unavailable=why)

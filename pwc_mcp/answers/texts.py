@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from pwc_mcp.answers.models import Citation, Evaluation, PaperDetail, PaperEvaluation, PaperSummary
+from pwc_core.flags import extra_data, openness
+from pwc_mcp.answers.models import Evaluation, PaperEvaluation, PaperSummary
 
 LINE = 160  # characters of one catalog string (a title, a name) in the text
 PROSE = 1200  # characters of an abstract or a description
@@ -66,7 +67,7 @@ def found(total: int | None, returned: int, label: str, page: int | None = None)
     return f"Found {total} {label}; returned {returned}{where}."
 
 
-# --- papers ------------------------------------------------------------------------------
+# --- papers (their texts: pwc_mcp.answers.paper_texts) ---------------------------------------
 
 
 def paper_ids(paper: PaperSummary, sep: str = " · ") -> str:
@@ -86,127 +87,26 @@ def paper_line(paper: PaperSummary) -> str:
     facts = [
         paper_ids(paper, ", "),
         count(paper.citation_count, "citation"),
+        count(paper.code_repository_count, "code repository", "code repositories"),
         "official code" if paper.has_official_implementation else None,
     ]
     line = f"- {clip(paper.title)} ({joined(facts, ', ')})"
     return line + (f"\n  {paper.snippet}" if paper.snippet else "")
 
 
-def paper_list(
-    total: int | None,
-    papers: list[PaperSummary],
-    page: int | None,
-    tail: str,
-    scope: str | None = None,
-) -> str:
-    """`Found N papers[ scope]; returned n[ on page p].`, then each paper's line; `scope` says
-    what bounds the list when the tool applies a bound the caller may not have set."""
-    shown = total if total is not None else len(papers)
-    head = joined([f"Found {shown} papers", scope], " ") + f"; returned {len(papers)}"
-    head += f" on page {page}" if page else ""
-    return "\n".join([head + "." + tail, *(paper_line(p) for p in papers)])
-
-
-def trending_scope(max_age_days: Any, min_velocity: Any = None) -> str | None:
-    """`published in the last 180 days[ with trending velocity at least v]`: the window
-    list_trending_papers always applies (its default included)."""
-    if isinstance(max_age_days, bool) or not isinstance(max_age_days, int):
-        return None
-    scope = f"published in the last {max_age_days} days"
-    if isinstance(min_velocity, int | float) and not isinstance(min_velocity, bool):
-        scope += f" with trending velocity at least {number(min_velocity)}"
-    return scope
-
-
-def paper_info(paper: PaperDetail, evaluations: list[Evaluation] | None, total: int | None) -> str:
-    """The paper, its identifiers and links; its evaluations when they were asked for."""
-    authors = paper.authors[:6]
-    others = len(paper.authors) - len(authors)
-    lines = [
-        f"## {clip(paper.title)}",
-        joined(
-            [
-                paper_ids(paper),
-                f"ID {paper.id}" if paper.id and paper.arxiv_id else None,
-                clip(paper.conference, 60) if paper.conference else None,
-                count(paper.citation_count, "citation"),
-            ]
-        ),
-    ]
-    if not paper.in_catalog:
-        lines.append(
-            "Not in the Papers With Code catalog: public metadata only (no code, tasks or "
-            "evaluations here)."
-        )
-    if authors:
-        lines.append(
-            "Authors: "
-            + ", ".join(clip(a, 60) for a in authors)
-            + (f" and {others} more" if others > 0 else "")
-        )
-    for label, names in (("Tasks", paper.tasks), ("Methods", paper.methods)):
-        if names:
-            lines.append(f"{label}: " + ", ".join(clip(n, 60) for n in names[:12]))
-    if paper.in_catalog:
-        lines.append(
-            f"Code: {count(paper.code_repository_count, 'repository', 'repositories') or '0 repositories'}"
-            + ("; official implementation" if paper.has_official_implementation else "")
-            + f"; returned {len(paper.repositories)}."
-        )
-    links = [(r.url, "official" if r.is_official else None) for r in paper.repositories]
-    links += [(p.url, "project page") for p in paper.project_pages]
-    links += [(u, kind) for kind, urls in _artifacts(paper) for u in urls]
-    links += [(a.get("url", ""), a.get("label")) for a in paper.available_at]
-    lines += [f"- {clip(url)}" + (f" ({clip(kind, 40)})" if kind else "") for url, kind in links]
-    if evaluations is not None:
-        total = total if total is not None else len(evaluations)
-        lines.append(
-            f"Evaluations: {total}; the first {len(evaluations)} (more with get_paper_evaluations):"
-        )
-        lines += [evaluation_line(e) for e in evaluations]
-    if paper.abstract:
-        lines.append("\n" + clip(paper.abstract, PROSE))
-    return "\n".join(lines)
-
-
-def citation(entry: Citation) -> str:
-    """The entry itself (bounded by pwc_core.citations), then what a public-metadata entry was
-    built from, never silently."""
-    note = f"\n\nNote: {clip(entry.note, 300)}" if entry.note else ""
-    return entry.text.rstrip("\n") + note
-
-
-def _artifacts(paper: PaperDetail) -> list[tuple[str, list[str]]]:
-    return [
-        ("HF model", paper.hf_models),
-        ("HF dataset", paper.hf_datasets),
-        ("HF space", paper.hf_spaces),
-    ]
-
-
-def lineage(
-    paper: dict[str, Any] | None, before: list[dict[str, Any]], after: list[dict[str, Any]]
-) -> str:
-    lines = [f"## Lineage of {_linked(paper) if paper else 'the paper'}"]
-    lines.append("Explicit catalog links only; empty lists do not prove that none exist.")
-    for label, rows in (("Predecessors", before), ("Successors", after)):
-        lines.append(f"### {label} ({len(rows)})")
-        lines += [f"- {_linked(r)}" for r in rows] or ["- none listed"]
-    return "\n".join(lines)
-
-
-def _linked(row: dict[str, Any]) -> str:
-    """A lineage row: its title and the reference the catalog links it by."""
-    key = row.get("reference") or row.get("id")
-    ref = f"arXiv {row['arxiv_id']}" if row.get("arxiv_id") else key and f"ID {key}"
-    return clip(row.get("title") or "untitled") + (f" ({clip(ref, 60)})" if ref else "")
+def listed(names: Sequence[str], limit: int, width: int = 60) -> str:
+    """`a, b, c and 4 more`: at most `limit` names, then how many were left out."""
+    shown = ", ".join(clip(name, width) for name in names[:limit])
+    rest = len(names) - limit
+    return shown + (f" and {rest} more" if rest > 0 else "")
 
 
 # --- evaluations -------------------------------------------------------------------------
 
 
 def evaluation_line(row: Evaluation, benchmark: bool = True) -> str:
-    """`- model on benchmark: metrics · rank r in task · size · split`, best metric first."""
+    """`- model on benchmark: metrics · rank r in task · size · open · extra training data ·
+    split`, best metric first; each flag in words when the catalog knows it (pwc_core.flags)."""
     names = sorted(row.metrics, key=lambda k: (k != row.best_metric, k.casefold()))
     metrics = ", ".join(
         f"{clip(k, 40)}: {number(row.metrics[k])}" for k in names[:6] if row.metrics[k] is not None
@@ -224,13 +124,22 @@ def evaluation_line(row: Evaluation, benchmark: bool = True) -> str:
         metrics or "no metric values",
         *ranks[:4],
         size(row.num_parameters) if row.num_parameters else None,
-        "closed" if row.is_open is False else None,
-        "extra training data" if row.extra_data else None,
+        openness(row.is_open),
+        extra_data(row.extra_data),
         f"protocol: {clip(row.protocol, 60)}" if row.protocol else None,
         f"{clip(row.split, 30)} split" if row.split else None,
-        f"arXiv {row.paper_arxiv_id}" if row.paper_arxiv_id and not benchmark else None,
+        None if benchmark else _paper_of(row),
     ]
     return f"- {model}{where}: {joined(facts)}"
+
+
+def _paper_of(row: Evaluation) -> str | None:
+    """A leaderboard row's paper: `arXiv 2010.11929, published 2020-10-22` (its title when it
+    has no arXiv ID)."""
+    paper = f"arXiv {row.paper_arxiv_id}" if row.paper_arxiv_id else None
+    paper = paper or (clip(row.paper_title, 100) if row.paper_title else None)
+    published = f"published {clip(row.paper_published, 10)}" if row.paper_published else None
+    return joined([paper, published], ", ") or None
 
 
 def evaluations(
@@ -238,7 +147,9 @@ def evaluations(
 ) -> str:
     head = found(total, len(rows), "evaluation rows", page)
     lines = [evaluation_line(row) + standing(row) for row in rows]
-    return "\n".join([f"## Evaluations of {clip(paper)}", head + tail, *lines])
+    dates = {row.paper_published for row in rows if row.paper_published}  # one paper's rows
+    when = f" (published {clip(dates.pop(), 10)})" if len(dates) == 1 else ""
+    return "\n".join([f"## Evaluations of {clip(paper)}{when}", head + tail, *lines])
 
 
 def standing(row: Evaluation) -> str:
@@ -250,7 +161,7 @@ def standing(row: Evaluation) -> str:
         return f" — not compared: {clip(why, 80)}" if why else ""
     names = [(sota.model_name, 80), (sota.paper_title, 100), (sota.protocol, 60)]
     who = joined([clip(name, limit) for name, limit in names if name], ", ")
-    who = joined([who, "extra training data" if sota.extra_data else ""], ", ")
+    who = joined([who, extra_data(sota.extra_data)], ", ")
     behind = "the best" if sota.gap == 0 else f"{number(sota.gap)} behind"
     rank = f"{'?' if sota.rank is None else sota.rank}/{'?' if sota.of is None else sota.of}"
     return f" — best now {number(sota.value)}{f' ({who})' if who else ''}: {behind}, rank {rank}"
@@ -283,6 +194,7 @@ def facts(row: dict[str, Any]) -> str:
         if isinstance(platforms, list) and platforms
         else None,
         count(row.get("paper_count", row.get("all_time_paper_count")), "paper"),
+        count(row.get("recent_paper_count"), "recent paper"),
         count(row.get("benchmark_count"), "benchmark"),
         count(row.get("evaluation_count"), "evaluation"),
         "featured" if row.get("is_featured") is True else None,
@@ -340,21 +252,54 @@ def record(item: dict[str, Any], area: Any = None) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def task(item: dict[str, Any]) -> str:
+TASK_PAPERS = 10  # paper lines in a task's text; data.papers holds the catalog's sample
+
+
+def task(item: dict[str, Any], papers: Sequence[PaperSummary] = ()) -> str:
+    """The task's record, its neighbours, its common methods with their paper counts, its
+    benchmarks, recommended frameworks and papers (at most TASK_PAPERS, then how many more)."""
     area = item.get("area")
     lines = [record(item, area)]
     for title, key in (
         ("Parents", "parents"),
         ("Subtasks", "children"),
+        ("Related tasks", "sisters"),
         ("Common methods", "common_methods"),
     ):
         rows = [r for r in item.get(key) or [] if isinstance(r, dict)]
         if rows:
-            lines.append(f"{title}: " + ", ".join(label(r) for r in rows))
+            lines.append(f"{title}: " + ", ".join(map(_counted, rows)))
     benchmarks = item.get("benchmarks") or []
     lines.append(f"Benchmarks (returned {len(benchmarks)}):")
     lines += [record_line(b) for b in benchmarks] or ["- none listed"]
+    below = [b for s in item.get("subtask_benchmarks") or [] for b in s.get("benchmarks") or []]
+    if below:
+        lines.append("Subtask benchmarks: " + ", ".join(label(b) for b in below))
+    frameworks = item.get("recommended_frameworks") or []
+    if frameworks:
+        lines.append("Recommended frameworks:")
+        lines += [_framework(f) for f in frameworks]
+    if papers:
+        lines.append(f"Papers (the first {min(len(papers), TASK_PAPERS)}):")
+        lines += [paper_line(p) for p in papers[:TASK_PAPERS]]
+        rest = len(papers) - TASK_PAPERS
+        lines += [f"- … {rest} more (list_papers with task)"] if rest > 0 else []
     return "\n".join(lines)
+
+
+def _counted(row: dict[str, Any]) -> str:
+    """`Name (`slug`)`, with its paper count when the row has one: `Dropout (`dropout`) (2
+    papers)`."""
+    papers = count(row.get("paper_count"), "paper")
+    return label(row) + (f" ({papers})" if papers else "")
+
+
+def _framework(row: dict[str, Any]) -> str:
+    """`- owner/name (N stars): url`."""
+    name = "/".join(clip(row[k], 60) for k in ("owner", "name") if row.get(k)) or "unnamed"
+    stars = count(row.get("num_stars"), "star")
+    url = row.get("url")
+    return f"- {name}" + (f" ({stars})" if stars else "") + (f": {clip(url)}" if url else "")
 
 
 def main_scope(scopes: Any) -> str | None:

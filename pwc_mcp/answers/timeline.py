@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from pwc_core.flags import openness
 from pwc_core.sentences import records_of, summary
 from pwc_mcp.answers.texts import clip, joined, number, size
 
@@ -63,7 +64,7 @@ def record_line(record: dict[str, Any]) -> str:
         clip(record.get("model_name") or "unnamed model", 80),
         paper,
         size(params) if isinstance(params, int) and params > 0 else None,
-        "closed" if record.get("is_open") is False else None,
+        openness(record.get("is_open")),
     ]
     return f"- {clip(record.get('date'), 10)}: {value} · {joined(facts)}"
 

@@ -17,7 +17,7 @@ from pwc_core.sentences import (
 )
 from pwc_mcp import ui
 from pwc_mcp.answers import texts
-from pwc_mcp.answers.additions import scores
+from pwc_mcp.answers.additions import lighter_rows, scores
 from pwc_mcp.answers.models import Leaderboard, RecordPage, lean_schema
 from pwc_mcp.answers.projections import benchmark_summary, checked_rows, evaluation
 from pwc_mcp.answers.timeline import timeline_of, timeline_text
@@ -53,7 +53,7 @@ def leaderboard(catalog: CatalogService, name: str, params: dict[str, Any]) -> T
         evaluations=scores(rows, evaluations),
         # the rows the result holds, and the objectives the handler selected them by
         chart=chart_json({**payload, "results": rows}, selection),
-        data=bounded(payload),
+        data=bounded(lighter_rows(payload)),
     )
     # The page size and selection exactly as the CLI handler resolved them, so the header is
     # the CLI's own sentence (pwc_core.sentences.leaderboard_summary).

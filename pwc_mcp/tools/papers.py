@@ -9,7 +9,7 @@ from fastmcp.server.providers import LocalProvider
 from fastmcp.tools import ToolResult
 
 from pwc_core import citations
-from pwc_mcp.answers import texts
+from pwc_mcp.answers import paper_texts, texts
 from pwc_mcp.answers.additions import paper_refs, scores
 from pwc_mcp.answers.models import (
     Citation,
@@ -63,7 +63,7 @@ def paper_page(
         next_page=next_page,
         data=replace_rows(bounded(payload), shown),
     )
-    return respond(model, texts.paper_list(total, items, page, more(next_page), scope))
+    return respond(model, paper_texts.paper_list(total, items, page, more(next_page), scope))
 
 
 RESOURCES = ("repositories", "project_pages", "hf_models", "hf_datasets", "hf_spaces")
@@ -113,9 +113,9 @@ def info_result(catalog: CatalogService, name: str, params: dict[str, Any]) -> T
         cited = citations.citation(None, payload, params["cite"])
     citation = Citation.model_validate(cited) if isinstance(cited, dict) else None
     if citation is not None:
-        text = texts.citation(citation)
+        text = paper_texts.citation(citation, paper.published)
     else:
-        text = texts.paper_info(paper, shown, count)
+        text = paper_texts.paper_info(paper, shown, count)
     model = PaperInfo(
         evaluation_count=count,
         evaluations=scores(rows, shown or []),
@@ -201,7 +201,7 @@ def build(catalog: CatalogService) -> LocalProvider:
     @generated
     def list_trending_papers(name: str, /, **params: Any) -> ToolResult:
         """Papers gaining attention now, published within max_age_days. Next: get_paper_info."""
-        scope = texts.trending_scope(params.get("max_age_days"), params.get("min_velocity"))
+        scope = paper_texts.trending_scope(params.get("max_age_days"), params.get("min_velocity"))
         return paper_page(catalog, payload_of(catalog, name, params), scope=scope)
 
     @tool(annotations=READ_ONLY, output_schema=lean_schema(PaperPage))
@@ -222,7 +222,7 @@ def build(catalog: CatalogService) -> LocalProvider:
             return checked_rows(payload.get(key))[:HOSTED_ROW_CAP]
 
         paper = payload.get("paper")
-        text = texts.lineage(
+        text = paper_texts.lineage(
             checked(paper) if paper is not None else None,
             items("predecessors"),
             items("successors"),

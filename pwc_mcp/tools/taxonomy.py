@@ -10,7 +10,7 @@ from fastmcp.tools import ToolResult
 
 from pwc_mcp.answers import texts
 from pwc_mcp.answers.models import Record, RecordPage, lean_schema
-from pwc_mcp.answers.projections import checked, checked_rows
+from pwc_mcp.answers.projections import checked, checked_rows, paper_summary
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.params import HOSTED_ROW_CAP, validated
 from pwc_mcp.tools import (
@@ -45,11 +45,16 @@ def task_result(catalog: CatalogService, name: str, params: dict[str, Any]) -> T
     benchmarks = checked_rows(payload.get("benchmarks"))
     item = {key: task.get(key) for key in TASK_FIELDS if task.get(key) is not None}
     item["area"] = payload.get("area")
-    for key in ("parents", "children", "common_methods"):
+    for key in ("parents", "children", "sisters", "common_methods", "recommended_frameworks"):
         item[key] = checked_rows(payload.get(key))
+    item["subtask_benchmarks"] = [
+        {"benchmarks": checked_rows(s.get("benchmarks"))}
+        for s in checked_rows(payload.get("subtask_benchmarks"))
+    ]
     item["benchmarks"] = benchmarks[:limit]
+    papers = [paper_summary(p) for p in checked_rows(payload.get("papers"))]
     data = bounded({**payload, "benchmarks": benchmarks}, ("benchmarks",), limit)
-    return respond(Record(data=data), texts.task(item))
+    return respond(Record(data=data), texts.task(item, papers))
 
 
 def record(payload: Any, area: Any = None) -> ToolResult:

@@ -263,6 +263,15 @@ export function leadMetric(view) {
   const plotted = view.scatter ? view.scatter.y.metric : "";
   return view.names.includes(plotted) ? plotted : view.names[0] || "";
 }
+/** A flag the catalog knows, in words (pwc_core/flags.py); an unknown one is a dash, never
+ * either word. @param {boolean | null} flag @param {string} yes @param {string} no */
+export function said(flag, yes, no) {
+  return flag == null ? "\u2014" : flag ? yes : no;
+}
+/** @param {boolean | null} flag @returns {number | null} */
+function flagOrder(flag) {
+  return flag == null ? null : flag ? 0 : 1;
+}
 /** @param {View} view @returns {Column[]} */
 export function columns(view) {
   const lead = leadMetric(view);
@@ -277,7 +286,9 @@ export function columns(view) {
   }
   return cols.concat([
     { key: "params", label: "Parameters", num: true, get: (r) => r.params, show: (r) => fmtParams(r.params) },
-    { key: "open", label: "Open", get: (r) => (r.open == null ? null : r.open ? 0 : 1), show: (r) => (r.open == null ? "\u2014" : r.open ? "yes" : "no") },
+    { key: "open", label: "Open", get: (r) => flagOrder(r.open), show: (r) => said(r.open, "open", "closed") },
+    { key: "extra", label: "Training data", get: (r) => flagOrder(r.extra),
+      show: (r) => said(r.extra, "extra training data", "no extra training data") },
     { key: "paper", label: "Paper", cls: "paper", get: (r) => r.paper.toLowerCase() || null, show: paperLine },
     { key: "date", label: "Date", cls: "date", get: (r) => r.date || null, show: (r) => r.date || "\u2014" },
   ]);

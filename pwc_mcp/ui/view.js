@@ -32,7 +32,7 @@ const MAX_TICKS = 24;
  */
 /**
  * @typedef {{i: number, metrics: Record<string, number>, model: string, paper: string,
- *   arxiv: string, date: string, params: number | null, open: boolean | null,
+ *   arxiv: string, date: string, params: number | null, open: boolean | null, extra: boolean | null,
  *   rank: number | null, scope: string}} Row
  */
 /**
@@ -139,9 +139,13 @@ export function checkScatter(v, rows) {
     unsized: index(s.unsized) || 0, unvalued: index(s.unvalued) || 0,
   };
 }
-/** @param {unknown} v @returns {Timeline | null} */
-export function checkTimeline(v) {
-  const t = obj(v);
+/**
+ * The chart's timeline (axes, steps, which records it draws by their position) with the records
+ * themselves read from the payload's timeline (`data.timeline`), where they are sent once.
+ * @param {unknown} v @param {unknown} payload @returns {Timeline | null}
+ */
+export function checkTimeline(v, payload) {
+  const t = obj(v), source = obj(payload), held = list(source.records, MAX_RECORDS);
   const y = checkAxis(t.y);
   if (!y) return null;
   const rawX = obj(t.x);
@@ -155,12 +159,13 @@ export function checkTimeline(v) {
   const x = low !== null && high !== null && high > low ? { low, high, ticks: xTicks } : null;
   /** @type {TimelineRecord[]} */
   const records = [];
-  for (const item of list(t.records, MAX_RECORDS)) {
-    const r = obj(item), date = isoDate(r.date), ms = dateMs(date), value = finite(r.value);
+  for (const at of list(t.rows, MAX_RECORDS)) {
+    const k = index(at), r = obj(k === null ? null : held[k]);
+    const date = isoDate(r.date), ms = dateMs(date), value = finite(r.value);
     if (ms === null || value === null) continue;
     records.push({
-      date, ms, value, label: str(r.label, 200) || "(unnamed model)", paper: str(r.paper, 300),
-      arxiv: str(r.arxiv, 40), improvement: finite(r.improvement),
+      date, ms, value, label: str(r.model_name, 200) || "(unnamed model)",
+      paper: str(r.paper_title, 300), arxiv: str(r.paper_arxiv_id, 40), improvement: finite(r.improvement),
     });
   }
   /** @type {Array<[number, number]>} */
@@ -170,8 +175,8 @@ export function checkTimeline(v) {
     if (ms !== null && value !== null) steps.push([ms, value]);
   }
   return {
-    y, x, records, steps, considered: index(t.considered), undated: index(t.undated),
-    complete: t.complete !== false,
+    y, x, records, steps, considered: index(source.considered), undated: index(source.undated),
+    complete: source.complete !== false,
   };
 }
 
@@ -206,6 +211,7 @@ export function toView(input) {
     const scope = obj(list(e.rank_scopes || r.rank_scopes, 1)[0]);
     const params = num(e.num_parameters != null ? e.num_parameters : r.num_parameters);
     const open = e.is_open != null ? e.is_open : r.is_open;
+    const extra = e.uses_additional_data != null ? e.uses_additional_data : r.uses_additional_data;
     const rank = num(e.best_rank != null ? e.best_rank : r.best_rank);
     rows.push({
       i, metrics,
@@ -215,6 +221,7 @@ export function toView(input) {
       date: isoDate(r.paper_published_date || e.paper_published_date),
       params: params !== null && params > 0 ? params : null,
       open: typeof open === "boolean" ? open : null,
+      extra: typeof extra === "boolean" ? extra : null,
       rank: rank !== null && rank >= 1 ? Math.floor(rank) : null,
       scope: str(scope.task_name || r.task_name, 120),
     });
@@ -240,7 +247,7 @@ export function toView(input) {
     nextPage: num(sc.next_page),
     rows, names: names.slice(0, 40), directions, mainScope: str(main.task_name, 120),
     scatter: checkScatter(chart.scatter, rows.length),
-    timeline: checkTimeline(chart.timeline),
+    timeline: checkTimeline(chart.timeline, data.timeline),
   };
 }
 

@@ -173,7 +173,7 @@ def test_leaderboard_captured_is_markdown(pwc, api, lookup) -> None:
         "| 38 | ViT-H/14 · extra training data · JFT-300M pre-training, fine-tuned at 518px | "
         "632M | Top 1 Accuracy: 88.55%, Number of params: 632M | "
         "Image Classification | [An Image is Worth 16x16 Words: Transformers for Image "
-        "Recognition at Scale](https://paperswithcode.co/paper/2010.11929) | 2020-10-22 | yes |"
+        "Recognition at Scale](https://paperswithcode.co/paper/2010.11929) | 2020-10-22 | open |"
     ) in lines
     # the lookup also found "ImageNet ReaL", which contains the name
     assert result.err == "# more: rerun with --page 2\n# also: ImageNet ReaL\n"
@@ -195,7 +195,7 @@ def test_leaderboard_tty_is_aligned(pwc, api, lookup) -> None:
     table = lines[lines.index(header) + 1 :]
     assert lines[lines.index(header) - 1] == "Published: 2021-01-01"  # alike on every row
     assert table[0].startswith("   1  Model 1 (lm-eval)  1.5B ")
-    assert "  Paper 1 [2101.00001]  " in table[0] and table[0].endswith("  no")
+    assert "  Paper 1 [2101.00001]  " in table[0] and table[0].endswith("  closed")
     assert table[1].startswith("   3  Model 3            350,000 ")
     assert table[2].startswith("  12  Model 12           —  ")
     assert result.err == "# also: ImageNet ReaL\n"

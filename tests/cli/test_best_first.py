@@ -61,8 +61,11 @@ def test_human_leaderboard_labels_each_scope(sample: RunningCatalog) -> None:
     main = out.index(f"## {MAIN} (main task scope; ranked by Top 1 Accuracy, higher is better)")
     other = out.index(f"## {ZERO_SHOT} (other task scope; ranked by Top 1 Accuracy")
     assert main < out.index("| 1 | ViT-H/14 · extra training data") < other
-    assert out.index("| 27 | CLIP ViT-L/14@336px (zero-shot) · zero-shot |") < other
-    assert other < out.index("| 2 | CLIP ResNet-50 (zero-shot) · zero-shot |")
+    clip_l = "| 27 | CLIP ViT-L/14@336px (zero-shot) · no extra training data · zero-shot |"
+    assert out.index(clip_l) < other
+    assert other < out.index(
+        "| 2 | CLIP ResNet-50 (zero-shot) · no extra training data · zero-shot |"
+    )
 
 
 def test_header_says_rows_merged(sample: RunningCatalog) -> None:

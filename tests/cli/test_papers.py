@@ -269,7 +269,7 @@ def test_paper_evaluations_merges_and_paginates(api: respx.MockRouter, pwc) -> N
     assert table.splitlines() == [
         "benchmark\tmodel\tscores\trank\ttask\topen\tsource",
         # listed under A (a tie in rows per scope: the first seen) with A's rank
-        "\tT\tBLEU: 28.4\t3\tA #3; B #1\tyes\t",
+        "\tT\tBLEU: 28.4\t3\tA #3; B #1\t—\t",  # openness unknown: said by no word
     ]
 
 

@@ -116,23 +116,29 @@ test("lower-is-better axes are drawn so that better is the same visual way: up, 
   }
 });
 
+// The chart draws records by their position in data.timeline.records, which holds them once.
+const TIMELINE_DATA = {
+  records: [
+    { date: "2014-09-08", value: 78.4, model_name: "LSTM", paper_title: "P1", paper_arxiv_id: "1409.2329", improvement: null },
+    { date: "2016-07-12", value: 65.4, model_name: "RHN", paper_title: "P2", paper_arxiv_id: null, improvement: 13.0 },
+    { date: "2020-05-28", value: 20.5, model_name: "GPT-3", paper_title: "P3", paper_arxiv_id: null, improvement: 44.9 },
+  ],
+  considered: 9, undated: 2, complete: false,
+};
 const TIMELINE = {
   y: axis("Test perplexity", "lower", "linear", true, 15.3, 83.6, [[20, "20"], [40, "40"], [60, "60"], [80, "80"]]),
   x: { low: "2014-07-25", high: "2020-07-12", ticks: [["2015-01-01", "2015"], ["2020-01-01", "2020"]] },
-  records: [
-    { date: "2014-09-08", value: 78.4, label: "LSTM", paper: "P1", arxiv: "1409.2329", improvement: null },
-    { date: "2016-07-12", value: 65.4, label: "RHN", paper: "P2", arxiv: "", improvement: 13.0 },
-    { date: "2020-05-28", value: 20.5, label: "GPT-3", paper: "P3", arxiv: "", improvement: 44.9 },
-  ],
+  rows: [0, 1, 2],
   steps: [["2014-09-08", 78.4], ["2016-07-12", 78.4], ["2016-07-12", 65.4], ["2020-05-28", 65.4],
     ["2020-05-28", 20.5], ["2020-07-12", 20.5]],
-  considered: 9, undated: 2, complete: false,
 };
+const withTimeline = (input) => ({ ...input, data: { timeline: TIMELINE_DATA } });
 
 test("the timeline steps: one corner per step the server sent, each record better and so higher", () => {
-  const scene = app.timelineScene(app.toView(result({ timeline: TIMELINE }, [])));
+  const scene = app.timelineScene(app.toView(withTimeline(result({ timeline: TIMELINE }, []))));
   const records = circles(scene);
-  assert.deepEqual(records.map((c) => c.attrs["data-date"]), TIMELINE.records.map((r) => r.date));
+  assert.deepEqual(records.map((c) => c.attrs["data-date"]), TIMELINE_DATA.records.map((r) => r.date));
+  assert.match(records[0].attrs["aria-label"], /^LSTM: Test perplexity 78\.4/, "the record's own model");
   const ys = records.map((c) => c.attrs.cy), xs = records.map((c) => c.attrs.cx);
   assert.ok(ys[0] > ys[1] && ys[1] > ys[2], "lower perplexity is drawn higher up");
   assert.ok(xs[0] < xs[1] && xs[1] < xs[2], "later is right");
@@ -169,6 +175,16 @@ test("a header sorts better values first by the server's direction, rows without
   const rows = app.sortRows(view.rows, top1, app.nextSort(view, top1, null).asc).map((r) => r.model);
   assert.deepEqual([rows[0], rows.at(-1)], ["Swin-L", "No score"]);
   assert.deepEqual(app.nextSort(view, top1, { key: "m:Top 1 Accuracy", asc: false }), { key: "m:Top 1 Accuracy", asc: true });
+});
+
+test("openness and extra training data are words when known, a dash when not (issue #36)", () => {
+  const flags = [[true, false], [false, true], [null, null], ["yes", 1]];
+  const input = result(PARETO, ROWS.slice(0, 4));
+  input.evaluations.forEach((e, k) => Object.assign(e, { is_open: flags[k][0], uses_additional_data: flags[k][1] }));
+  const view = app.toView(input);
+  const shown = (key) => view.rows.map(app.columns(view).find((c) => c.key === key).show);
+  assert.deepEqual(shown("open"), ["open", "closed", "\u2014", "\u2014"], "unknown never reads as open");
+  assert.deepEqual(shown("extra"), ["no extra training data", "extra training data", "\u2014", "\u2014"]);
 });
 
 test("a hostile chart is dropped or cut, never drawn as markup", () => {

@@ -42,7 +42,8 @@ async def test_how_far_the_original_transformer_is_from_todays_best(cached_clien
     assert rows["Transformer Base"]["sota"]["gap"] == 7.7
     assert (
         "- Transformer Big on WMT2014 English-German: BLEU score: 28.4 · rank 6 in Machine "
-        "Translation · 213M params · newstest2014 split — best now 35 (Transformer Big + BT, "
+        "Translation · 213M params · open · no extra training data · newstest2014 split — best "
+        "now 35 (Transformer Big + BT, "
         "Understanding Back-Translation at Scale, extra training data): 6.6 behind, rank 6/7"
     ) in text.splitlines()
     assert "the best, rank 1/2" in text  # Penn Treebank: the paper's own result leads

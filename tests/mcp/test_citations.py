@@ -17,7 +17,8 @@ pytestmark = pytest.mark.anyio
 
 async def test_a_bibtex_entry_for_bert_with_its_venue(cached_client: Client) -> None:
     structured, text = await call(cached_client, "get_paper_info", paper="BERT", cite="bibtex")
-    assert text == BERT_BIBTEX.rstrip("\n")  # the text block is the entry itself
+    # the text block is the entry itself, then the date the entry holds only as a year
+    assert text == BERT_BIBTEX.rstrip("\n") + "\n\nPublished 2018-10-11."
     assert structured["citation"] == {
         "format": "bibtex",
         "key": "devlin2018bert",
@@ -54,7 +55,9 @@ async def test_a_paper_outside_the_catalog_is_cited_from_public_metadata_and_say
     assert cited["note"].startswith("Built from public metadata (Crossref)")
     kind, _, fields = parse_bibtex(cited["text"])
     assert kind == "misc" and fields["doi"] == "10.1162/neco.1997.9.8.1735"
-    assert text == cited["text"] + "\nNote: " + cited["note"]  # said in the text too
+    published = structured["data"]["published"]
+    # said in the text too, after the entry and its date
+    assert text == cited["text"] + f"\nPublished {published}.\n\nNote: " + cited["note"]
 
 
 HOSTILE_PAPER: dict[str, Any] = {

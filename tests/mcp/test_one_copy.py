@@ -17,7 +17,8 @@ from fastmcp import Client
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
 from pwc_mcp.site.examples import TOOL_EXAMPLES
-from tests.helpers.mcp import TOOLS_LIST_BUDGET, make_service
+from tests.helpers.boards import Scope, rows_of, serve
+from tests.helpers.mcp import TOOLS_LIST_BUDGET, Answers, make_service
 
 pytestmark = pytest.mark.anyio
 
@@ -132,3 +133,24 @@ async def test_no_tool_is_listed_with_an_empty_meta(sample: RunningCatalog) -> N
     metas = {tool["name"]: tool.get("_meta") for tool in await listing(sample)}
     assert metas.pop("get_benchmark") == {"ui": {"resourceUri": "ui://pwc/leaderboard.html"}}
     assert set(metas.values()) == {None}, metas
+
+
+async def test_a_long_timeline_is_sent_once(hostile: tuple[Client, Answers]) -> None:
+    """SOTA over time on a board where every row set a record (issue #36: 1.40x on a catalog
+    with a long timeline, when the chart repeated each record): within the bound, and the
+    chart draws the payload's records by position."""
+    client, answers = hostile
+    rows = rows_of([Scope("1", "Accuracy", False, [40.0 + k / 2 for k in range(80)])])
+    for row in rows:  # the better, the later: each row beats every earlier one
+        year, day = divmod(int(row["metrics"]["Accuracy"] * 2) - 80, 12)
+        row["paper_published_date"] = f"{1990 + year}-{day + 1:02d}-15"
+    serve(answers.by_path, rows)
+    result = await client.call_tool_mcp(
+        "get_benchmark", {"benchmark": "Bench", "timeline": True, "limit": 3}
+    )
+    structured = result.structured_content
+    records = structured["data"]["timeline"]["records"]
+    assert len(records) == len(rows), "every row is a record"
+    whole, data = len(compact(structured)), len(compact(structured["data"]))
+    assert whole <= RATIO * data, f"{whole} bytes for {data} of data: {whole / data:.2f}x"
+    assert structured["chart"]["timeline"]["rows"] == list(range(len(records)))

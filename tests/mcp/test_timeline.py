@@ -43,20 +43,20 @@ async def test_penn_treebank_perplexity_year_by_year(cached_client: Client) -> N
     )
     assert lines[start + 1 :] == [
         "- 2014-09-08: 78.4 · LSTM (large, regularized) · Recurrent Neural Network "
-        "Regularization (arXiv 1409.2329) · 66M params",
+        "Regularization (arXiv 1409.2329) · 66M params · open",
         "- 2015-12-16: 73.4 (5 better) · Variational LSTM (large, MC dropout) · A Theoretically "
         "Grounded Application of Dropout in Recurrent Neural Networks (arXiv 1512.05287) · 66M "
-        "params",
+        "params · open",
         "- 2016-07-12: 65.4 (8 better) · Variational RHN + weight tying · Recurrent Highway "
-        "Networks (arXiv 1607.03474) · 23M params",
+        "Networks (arXiv 1607.03474) · 23M params · open",
         "- 2016-11-05: 62.4 (3 better) · NAS Cell (54M) · Neural Architecture Search with "
         "Reinforcement Learning (arXiv 1611.01578) · 54M params",
         "- 2017-08-07: 57.3 (5.1 better) · AWD-LSTM · Regularizing and Optimizing LSTM Language "
-        "Models (arXiv 1708.02182) · 24M params",
+        "Models (arXiv 1708.02182) · 24M params · open",
         "- 2017-11-10: 54.44 (2.86 better) · AWD-LSTM-MoS + finetune · Breaking the Softmax "
-        "Bottleneck: A High-Rank RNN Language Model (arXiv 1711.03953) · 22M params",
+        "Bottleneck: A High-Rank RNN Language Model (arXiv 1711.03953) · 22M params · open",
         "- 2019-02-14: 35.76 (18.68 better) · GPT-2 1.5B (zero-shot) · Language Models are "
-        "Unsupervised Multitask Learners (ID 54766) · 1.54B params",
+        "Unsupervised Multitask Learners (ID 54766) · 1.54B params · open",
         "- 2020-05-28: 20.5 (15.26 better) · GPT-3 175B (zero-shot) · Language Models are "
         "Few-Shot Learners (arXiv 2005.14165) · 175B params · closed",
     ]
