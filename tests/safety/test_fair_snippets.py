@@ -122,7 +122,8 @@ def test_a_client_filling_the_room_leaves_another_its_share(records: Records) ->
     assert results["victim"][1] == []
     lost = sum(25 - snippets(results[key]) for key in ("attacker0", "attacker1"))
     assert lost == 50 - abstracts.PENDING + 3, "the attacker lost only what did not fit, and 3"
-    assert all(r[1] == [abstracts.DEGRADED] for k, r in results.items() if k != "victim")
+    for found in (results["attacker0"], results["attacker1"]):  # a search that lost one says so
+        assert found[1] == ([abstracts.DEGRADED] if snippets(found) < 25 else [])
 
 
 def test_a_newcomers_reads_run_before_another_clients_queue(records: Records) -> None:
