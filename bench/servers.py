@@ -23,6 +23,7 @@ PROBE = tool_call("search_papers", {"query": "transformer"})
 LIMITS = {
     "PWC_MCP_REQUEST_LIMIT": "unlimited",
     "PWC_MCP_SEMANTIC_LIMIT": "unlimited",
+    "PWC_MCP_UPSTREAM_LIMIT": "unlimited",  # the cold runs cause thousands of catalog requests
     "PWC_MCP_CONCURRENCY_LIMIT": "10000",
     "PWC_MCP_GLOBAL_CONCURRENCY_LIMIT": "10000",
 }

@@ -26,11 +26,11 @@ from starlette.requests import Request  # noqa: E402
 from starlette.responses import JSONResponse, Response  # noqa: E402
 from starlette.types import ASGIApp  # noqa: E402
 
-from pwc_core.transport import CatalogClient  # noqa: E402
 from pwc_mcp import __version__  # noqa: E402
 from pwc_mcp.caching.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.caching.leases import SharedFlight  # noqa: E402
 from pwc_mcp.caching.shared_cache import SharedCache  # noqa: E402
+from pwc_mcp.caching.upstream import Metered  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
@@ -60,7 +60,7 @@ STARTING_RETRY_AFTER = "1"
 
 def build_catalog(settings: Settings) -> CatalogService:
     """One pooled upstream client per process, shared by every tool through the caches."""
-    client = CatalogClient(
+    client = Metered(  # each request charged to the calling client's catalog budget
         settings.api_url,
         timeout=settings.catalog_timeout,
         max_bytes=settings.max_response_bytes,
@@ -132,7 +132,7 @@ def create_app(
     settings = settings or Settings.from_env()
     catalog = catalog or build_catalog(settings)
     limiter = RateLimiter(settings) if limiter is None else limiter
-    mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check])
+    mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check], limiter=limiter)
     readiness = Readiness(reporting_first_failure(lambda: _probe(catalog), settings.api_url))
     readiness.poll()  # the first probe starts now, in the background
     docs: list[bytes] = []

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any
 
@@ -25,8 +26,10 @@ from pwc_mcp import __version__, ui
 from pwc_mcp.answers.models import compact_schema
 from pwc_mcp.caching.cache import CachedCatalog
 from pwc_mcp.caching.memo import ResultMemo
+from pwc_mcp.caching.upstream import Account, charged_to
 from pwc_mcp.catalog import CatalogService
 from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from pwc_mcp.edge.rate_limits import RATE_LIMITED, RateLimiter, request_client, upstream_refusal
 from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import refusal
 from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, taxonomy
@@ -65,6 +68,9 @@ class ToolCalls(Middleware):
 
     The deadline is a contextvar budget (`pwc_core.deadline`): the tool's worker thread inherits
     it (anyio copies the context) and every catalog request gets min(its timeout, time left).
+    So is the call's account (pwc_mcp.caching.upstream): each catalog request the call causes
+    is charged to its client's catalog budget, and a call that finds the budget spent ends with
+    the rate-limit answer (docs/decisions.md, "An upstream budget per client").
     """
 
     def __init__(
@@ -74,11 +80,30 @@ class ToolCalls(Middleware):
         call_timeout: float = CALL_TIMEOUT,
         clock: deadline.Clock = time.monotonic,
         memo: ResultMemo | None = None,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self.checks = tuple(checks)
         self.memo = memo
         self.call_timeout = call_timeout
         self.clock = clock
+        self.limiter = limiter
+
+    @contextlib.contextmanager
+    def charged(self, refuse: Callable[[str], Exception]) -> Iterator[None]:
+        """The block's catalog requests charged to the request's client (none in memory or over
+        stdio); once one is refused, `refuse(words)` is raised, whatever the block made of the
+        refusal (a row without its snippet, a handler's error)."""
+        client = None if self.limiter is None else request_client(self.limiter)
+        if self.limiter is None or client is None:
+            yield
+            return
+        account = Account(client.key, functools.partial(self.limiter.upstream.charge, client))
+        try:
+            with charged_to(account):
+                yield
+        finally:
+            if account.refused is not None:
+                raise refuse(upstream_refusal(account.refused)) from None
 
     async def admit(self, message: Any) -> None:
         """The admission checks of one call (a Failure when one refuses it); `message` is the
@@ -97,7 +122,10 @@ class ToolCalls(Middleware):
         if prechecked is None:
             await self.admit(context.message)
         try:
-            with deadline.within(self.call_timeout, self.clock):
+            with (
+                deadline.within(self.call_timeout, self.clock),
+                self.charged(functools.partial(Failure, Kind.RATE_LIMITED)),
+            ):
                 if self.memo is None:
                     return await call_next(context)
                 message = context.message
@@ -122,7 +150,11 @@ class ToolCalls(Middleware):
         # one call of the catalog, like a tool call: its additions held to its share
         call = self.memo.catalog.reading() if self.memo else contextlib.nullcontext()
         try:
-            with deadline.within(self.call_timeout, self.clock), call:
+
+            def refuse(words: str) -> MCPError:
+                return MCPError(RATE_LIMITED, str(Failure(Kind.RATE_LIMITED, words)))
+
+            with deadline.within(self.call_timeout, self.clock), self.charged(refuse), call:
                 return await call_next(context)
         except NotFoundError:
             raise resource_not_found(uri, "no pwc:// resource template matches it") from None
@@ -189,6 +221,7 @@ def build_server(
     checks: Sequence[ToolCheck] = (),
     *,
     call_timeout: float = CALL_TIMEOUT,
+    limiter: RateLimiter | None = None,
 ) -> FastMCP:
     tool_providers = [papers.build(catalog), taxonomy.build(catalog), benchmarks.build(catalog)]
     transport = catalog.transport
@@ -200,7 +233,7 @@ def build_server(
         website_url="https://paperswithcode.co",
         on_duplicate="error",
         mask_error_details=True,
-        middleware=[ToolCalls(checks, call_timeout=call_timeout, memo=memo)],
+        middleware=[ToolCalls(checks, call_timeout=call_timeout, memo=memo, limiter=limiter)],
     )
     mcp.add_completion_handler(completion.Completer(catalog, call_timeout=call_timeout))
     _reach_inside(mcp, tool_providers, [prompts.provider, ui.build()])

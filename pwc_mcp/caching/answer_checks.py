@@ -3,7 +3,8 @@
 `parse` checks a JSON body against its route's declared shape (pwc_core/routes.py); level 1
 and level 2 (pwc_mcp/caching/cache.py, pwc_mcp/caching/shared_cache.py) both run it, so an answer borrowed
 from another replica passes exactly the check a fetched one does. Labels are content-free: an
-HTTP status, or `timeout`, `invalid` (unusable answer) or `error` (transport).
+HTTP status, or `timeout`, `invalid` (unusable answer), `error` (transport) or `refused` (not
+made: the calling client's catalog budget is spent, pwc_mcp/caching/upstream.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pydantic_core import from_json
 
 from pwc_core.errors import HTTPStatusError, ResponseError, UpstreamShapeError, UpstreamTimeout
 from pwc_core.routes import LIST, OBJECT, RESULTS
+from pwc_mcp.caching.upstream import BudgetSpent
 
 SHAPE_MESSAGE = "API returned an unexpected response shape"
 LIST_MESSAGE = "API response did not contain a result list"
@@ -28,7 +30,7 @@ def status_label(exc: BaseException) -> str:
         return str(exc.status)
     if isinstance(exc, ResponseError):
         return "invalid"
-    return "error"
+    return "refused" if isinstance(exc, BudgetSpent) else "error"
 
 
 def failed(label: str) -> bool:

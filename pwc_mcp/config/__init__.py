@@ -15,10 +15,9 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from pwc_core.transport import DEFAULT_BASE_URL
-from pwc_mcp.config.hosts import split_host
+from pwc_mcp.config.hosts import has_host, origin_of, split_host
 from pwc_mcp.config.storage_urls import url_problem  # it imports the redis client only when asked
 
 MiB = 1024 * 1024
@@ -58,6 +57,7 @@ class Settings:
     public_url: str | None = None
     request_limit: int = 60
     semantic_limit: int = 10
+    upstream_limit: int = 1_200
     concurrency_limit: int = 4
     global_concurrency_limit: int = 128
     trusted_proxy_cidrs: tuple[Network, ...] = ()
@@ -154,7 +154,7 @@ def _verbatim(name: str, raw: str) -> str:
 
 
 def _catalog_url(name: str, raw: str) -> str:
-    if raw.startswith(("http://", "https://")) and _has_host(raw):
+    if raw.startswith(("http://", "https://")) and has_host(raw):
         return raw.rstrip("/")
     raise Invalid(f"{name} must be an http:// or https:// URL")
 
@@ -180,7 +180,7 @@ def _hosts(name: str, raw: str) -> tuple[str, ...]:
 
 
 def _public_origin(name: str, raw: str) -> str:
-    if (origin := _origin(raw)) is None:
+    if (origin := origin_of(raw)) is None:
         raise Invalid(
             f"{name} must be an http(s) origin such as https://pwc.example.org "
             "(no path, query or credentials)"
@@ -278,6 +278,12 @@ SETTINGS: tuple[Setting, ...] = (
         "semantic/hybrid `search_papers` calls per minute per client",
     ),
     Setting(
+        "PWC_MCP_UPSTREAM_LIMIT",
+        "upstream_limit",
+        _PER_MINUTE,
+        "catalog requests per minute per client, caused by its calls ([why](#security-model))",
+    ),
+    Setting(
         "PWC_MCP_CONCURRENCY_LIMIT", "concurrency_limit", _LIMIT, "concurrent requests per client"
     ),
     Setting(
@@ -370,30 +376,3 @@ def _decimal(raw: str) -> int | None:
         return int(raw)
     except ValueError:  # str.isdigit() accepts digits such as "²" that int() refuses
         return None
-
-
-def _has_host(url: str) -> bool:
-    try:
-        return bool(urlsplit(url).hostname)
-    except ValueError:  # e.g. an unclosed IPv6 bracket
-        return False
-
-
-def _origin(value: str) -> str | None:
-    """``scheme://host[:port]`` (lower-cased) from an http(s) origin, or None if it is not one."""
-    try:
-        url = urlsplit(value)
-        url.port  # noqa: B018  (raises ValueError on a bad port)
-    except ValueError:
-        return None
-    if (
-        url.scheme not in ("http", "https")
-        or url.username is not None
-        or url.password is not None
-        or url.path not in ("", "/")
-        or url.query
-        or url.fragment
-        or split_host(url.netloc, entry=False) is None
-    ):
-        return None
-    return f"{url.scheme}://{url.netloc.lower()}"

@@ -11,6 +11,8 @@
 * Concurrency per identity and overall: in-process counters (``pwc_mcp.edge.identity.InFlight``).
   They bound this process's event loop and thread pool, so they stay per process even with
   Redis (N replicas admit N x global).
+* Catalog requests per identity per minute (``pwc_mcp.edge.catalog_budget``): what its calls
+  may cost the catalog; MCP work from an identity whose budget is spent is refused up front.
 * The semantic limit is a FastMCP middleware (``SemanticSearchLimit``) so the agent gets an
   ``isError`` result telling it when to retry and that ``mode="keyword"`` is not limited.
 """
@@ -29,6 +31,7 @@ from limits import RateLimitItem, RateLimitItemPerMinute
 
 from pwc_mcp.config import Settings
 from pwc_mcp.cursors import derived_key
+from pwc_mcp.edge.catalog_budget import CatalogBudget
 from pwc_mcp.edge.identity import (
     Client,
     IdentityHasher,
@@ -81,6 +84,12 @@ def identity_key(settings: Settings) -> bytes | None:
     return derived_key(settings.cursor_key_current, b"pwc-mcp-identity")
 
 
+def upstream_refusal(wait: int) -> str:
+    """The words of a refusal for a spent catalog budget, up front (429) or in a call (its kind,
+    rate_limited, is said by whoever raises it)."""
+    return f"catalog request budget reached; retry in {wait} s"
+
+
 def is_semantic_search(arguments: Any) -> bool:
     """search_papers arguments that cost a semantic slot: any mode but "keyword" (omitted = hybrid)."""
     mode = arguments.get("mode") if isinstance(arguments, dict) else None
@@ -112,6 +121,10 @@ class RateLimiter:
         self.table = InFlight(table_size)
         self.known = KnownClients(self._identify)
         self.windows = Windows(settings.rate_limit_storage, clock=clock)
+        # on the in-process windows' own clock (tests move it through pwc_mcp.edge.windows)
+        self.upstream = CatalogBudget(
+            settings.upstream_limit, GROUP_FACTOR, self.windows.memory.now
+        )
         self.global_active = 0
 
     @property
@@ -156,6 +169,11 @@ class RateLimiter:
 
     # -- budgets --------------------------------------------------------------------------
     async def hit_request(self, client: Client) -> Refusal | None:
+        """MCP work: refused while the client's catalog budget is spent (spending nothing),
+        else one hit of its request budget."""
+        spent = self.upstream.spent(client)
+        if spent is not None:
+            return Refusal(429, spent, f"{Kind.RATE_LIMITED}: {upstream_refusal(spent)}")
         wait = await self.hit("request", client)
         if wait is None:
             return None
@@ -207,7 +225,7 @@ class SemanticSearchLimit:
             getattr(message, "arguments", None)
         ):
             return
-        client = self._client()
+        client = request_client(self.limiter)
         if client is None:
             return
         wait = await self.limiter.hit_semantic(client)
@@ -218,13 +236,15 @@ class SemanticSearchLimit:
                 'or use mode="keyword", which is not limited',
             )
 
-    def _client(self) -> Client | None:
-        try:
-            request = get_http_request()
-        except RuntimeError:  # in-memory or stdio: no network client to limit
-            return None
-        client = request.scope.get("state", {}).get(STATE_KEY)
-        return client if isinstance(client, Client) else self.limiter.identify(request.scope)
+
+def request_client(limiter: RateLimiter) -> Client | None:
+    """Whom the current MCP request is counted against; None in memory or over stdio."""
+    try:
+        request = get_http_request()
+    except RuntimeError:  # in-memory or stdio: no network client to limit
+        return None
+    client = request.scope.get("state", {}).get(STATE_KEY)
+    return client if isinstance(client, Client) else limiter.identify(request.scope)
 
 
 def configure_thread_pool(settings: Settings) -> None:

@@ -9,18 +9,19 @@ and that follow-up is then a cache hit. A row that carries an abstract is not re
 Bounded like everything else (docs/decisions.md, "Snippets from the paper records"): at most
 HOSTED_ROW_CAP rows a call, each named by a reference of at most MAX_REFERENCE characters; at
 most READERS records read at once in the whole process (a fixed pool, so a burst of searches
-cannot multiply upstream connections) and PENDING running or queued; the reads of one call end
-within SNIPPET_SECONDS (and within the call's deadline). A record that cannot be read in time
-costs its row the snippet, never the answer: the answer is then noted degraded, so the result
-memo does not keep it. A paper the catalog no longer holds (404) simply has no snippet.
+cannot multiply upstream connections) and PENDING running or queued, shared fairly between the
+clients asking (pwc_mcp/tools/readers.py: one client's searches cannot take another's
+snippets); the reads of one call end within SNIPPET_SECONDS (and within the call's deadline).
+A record that cannot be read in time, or for which its client has no fair room, costs its row
+the snippet at once, never the answer: the answer is then noted degraded, so the result memo
+does not keep it. A paper the catalog no longer holds (404) simply has no snippet.
 """
 
 from __future__ import annotations
 
 import contextvars
-import threading
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
 from pwc_core import deadline, degraded
@@ -30,21 +31,23 @@ from pwc_core.references import strip_version
 from pwc_core.replies import Catalog
 from pwc_mcp.answers.snippets import snippet
 from pwc_mcp.caching.cache import CachedCatalog
+from pwc_mcp.caching.upstream import current_client
+from pwc_mcp.tools.readers import FairReaders
 
 # Records read at once, per process: a default page of 10 rows is two waves, as with 8, for
 # less memory in flight (each read may be a 2 MiB record; the memory benchmark pads every one).
 READERS = 5
 SNIPPET_SECONDS = 3.0
 # Reads running or queued, per process: six waves, more than SNIPPET_SECONDS allows at half a
-# second a read. A read beyond it is not queued at all, so a burst of searches costs rows their
-# snippets at once instead of holding every call for SNIPPET_SECONDS.
+# second a read. A read beyond it (or beyond its client's fair share of it, once it is full) is
+# not queued at all, so a burst of searches costs rows their snippets at once instead of holding
+# every call for SNIPPET_SECONDS.
 PENDING = 6 * READERS
 # An arXiv ID is about ten characters, a catalog ID a few digits: a longer one in a row is not
 # a reference this module sends upstream (a hostile catalog could make each row a long path).
 MAX_REFERENCE = 64
 DEGRADED = "abstract snippets"
-_POOL = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="pwc-snippet")
-_ROOM = threading.BoundedSemaphore(PENDING)
+POOL = FairReaders(READERS, PENDING, name="pwc-snippet")
 
 
 def reference(row: dict[str, Any]) -> str | None:
@@ -92,7 +95,7 @@ def _abstracts(catalog: Catalog, references: list[str]) -> dict[str, Any]:
     jobs = {ref: _submit(catalog, ref) for ref in references if ref not in found}
     for ref, job in jobs.items():
         try:
-            if job is None:  # no room to queue it
+            if job is None:  # no room to queue it (or none fair to this client)
                 degraded.note(DEGRADED)
                 continue
             left = SNIPPET_SECONDS - (time.monotonic() - started)
@@ -105,12 +108,9 @@ def _abstracts(catalog: Catalog, references: list[str]) -> dict[str, Any]:
 
 
 def _submit(catalog: Catalog, ref: str) -> Future[Any] | None:
-    """The read of `ref` in the pool, or None when the pool has no room (PENDING)."""
-    if not _ROOM.acquire(blocking=False):
-        return None
-    job = _POOL.submit(contextvars.copy_context().run, _read, catalog, ref)
-    job.add_done_callback(lambda _: _ROOM.release())  # done, failed or cancelled
-    return job
+    """The read of `ref` in the pool, as the calling client's, or None when it has no room."""
+    read = contextvars.copy_context().run
+    return POOL.submit(current_client(), lambda: read(_read, catalog, ref))
 
 
 def _read(catalog: Catalog, ref: str) -> Any:

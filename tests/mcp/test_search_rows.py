@@ -322,8 +322,8 @@ def test_a_full_pool_costs_rows_their_snippets_at_once(monkeypatch: pytest.Monke
     """A burst that fills the pool's room does not queue more reads, nor hold the call."""
     catalog = RecordsByPath(lambda path: "An abstract.")
     monkeypatch.setattr(abstracts, "SNIPPET_SECONDS", 30.0)
-    room = abstracts._ROOM  # noqa: SLF001 - the bound under test
-    taken = [room.acquire(blocking=False) for _ in range(abstracts.PENDING)]
+    done = threading.Event()
+    taken = [abstracts.POOL.submit("", lambda: done.wait(10)) for _ in range(abstracts.PENDING)]
     try:
         assert all(taken), "the room was free before the burst"
         with degraded.watch() as reasons:
@@ -331,12 +331,9 @@ def test_a_full_pool_costs_rows_their_snippets_at_once(monkeypatch: pytest.Monke
         assert catalog.asked == [], "nothing was queued (queued reads would have run meanwhile)"
         assert all("snippet" not in r for r in shown) and reasons == [abstracts.DEGRADED]
     finally:
-        for _ in taken:
-            room.release()
+        done.set()
+        for job in taken:
+            assert job is not None and job.result(10)
     shown = abstracts.with_snippets(catalog, [row(1), row(2)])
     assert [r["snippet"] for r in shown] == ["An abstract."] * 2
-    # every read gave its room back (done, failed or cancelled)
-    again = [room.acquire(blocking=False) for _ in range(abstracts.PENDING)]
-    for _ in filter(None, again):
-        room.release()
-    assert all(again)
+    assert abstracts.POOL.held("") == 0, "every read gave its room back (done, failed or cancelled)"
