@@ -15,14 +15,18 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from pwc_core.transport import DEFAULT_BASE_URL
-from pwc_mcp.config.hosts import split_host
+from pwc_mcp.config.hosts import has_host, http_origin, split_host
 from pwc_mcp.config.storage_urls import url_problem  # it imports the redis client only when asked
 
 MiB = 1024 * 1024
 CATALOG_TIMEOUT = 25.0
+# The whole of one tool call or resource read, across all its catalog requests (each at most
+# the catalog timeout): well below nginx's proxy_read_timeout (nginx/pwc-mcp.conf), so the call
+# ends as `upstream_timeout:` and frees its worker thread before the proxy gives up on it. Also
+# what a shutdown waits for (pwc_mcp.edge.drain).
+CALL_TIMEOUT = 50
 DEFAULT_ALLOWED_HOSTS = ("localhost:*", "127.0.0.1:*", "[::1]:*")
 LIMIT_RANGE = (1, 10_000)
 # `unlimited` (benchmarks on loopback only): a per-minute window no machine can fill, so the
@@ -51,6 +55,7 @@ class Settings:
     port: int = 7860
     api_url: str = DEFAULT_BASE_URL
     catalog_timeout: float = CATALOG_TIMEOUT
+    call_timeout: float = CALL_TIMEOUT
     # None means "loopback origins on any port" (what local tools such as the Inspector need).
     allowed_origins: tuple[str, ...] | None = None
     allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS
@@ -154,7 +159,7 @@ def _verbatim(name: str, raw: str) -> str:
 
 
 def _catalog_url(name: str, raw: str) -> str:
-    if raw.startswith(("http://", "https://")) and _has_host(raw):
+    if raw.startswith(("http://", "https://")) and has_host(raw):
         return raw.rstrip("/")
     raise Invalid(f"{name} must be an http:// or https:// URL")
 
@@ -180,7 +185,7 @@ def _hosts(name: str, raw: str) -> tuple[str, ...]:
 
 
 def _public_origin(name: str, raw: str) -> str:
-    if (origin := _origin(raw)) is None:
+    if (origin := http_origin(raw)) is None:
         raise Invalid(
             f"{name} must be an http(s) origin such as https://pwc.example.org "
             "(no path, query or credentials)"
@@ -287,6 +292,13 @@ SETTINGS: tuple[Setting, ...] = (
         "concurrent requests overall; also sizes the tool thread pool",
     ),
     Setting(
+        "PWC_MCP_CALL_TIMEOUT",
+        "call_timeout",
+        integer(1, CALL_TIMEOUT),
+        "seconds one tool call may take in all; a shutdown waits this long for calls in flight "
+        "([Stopping](#stopping-without-cutting-a-call))",
+    ),
+    Setting(
         "PWC_MCP_TRUSTED_PROXY_CIDRS",
         "trusted_proxy_cidrs",
         _proxy_networks,
@@ -370,30 +382,3 @@ def _decimal(raw: str) -> int | None:
         return int(raw)
     except ValueError:  # str.isdigit() accepts digits such as "²" that int() refuses
         return None
-
-
-def _has_host(url: str) -> bool:
-    try:
-        return bool(urlsplit(url).hostname)
-    except ValueError:  # e.g. an unclosed IPv6 bracket
-        return False
-
-
-def _origin(value: str) -> str | None:
-    """``scheme://host[:port]`` (lower-cased) from an http(s) origin, or None if it is not one."""
-    try:
-        url = urlsplit(value)
-        url.port  # noqa: B018  (raises ValueError on a bad port)
-    except ValueError:
-        return None
-    if (
-        url.scheme not in ("http", "https")
-        or url.username is not None
-        or url.password is not None
-        or url.path not in ("", "/")
-        or url.query
-        or url.fragment
-        or split_host(url.netloc, entry=False) is None
-    ):
-        return None
-    return f"{url.scheme}://{url.netloc.lower()}"
