@@ -35,6 +35,7 @@ from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
 from pwc_mcp.edge.admission import BODY_SECONDS  # noqa: E402
+from pwc_mcp.edge.drain import Drain  # noqa: E402
 from pwc_mcp.edge.guards import protect  # noqa: E402
 from pwc_mcp.edge.identity import direct_loopback, from_proxy  # noqa: E402
 from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
@@ -122,17 +123,24 @@ def create_app(
     limiter: RateLimiter | None = None,
     body_seconds: float = BODY_SECONDS,
     startup_grace: float = STARTUP_GRACE,
+    drain: Drain | None = None,
 ) -> ASGIApp:
     """The whole application for `settings` (default: the environment).
 
     The rest are the safety knobs that are not settings, for tests and embedders: the catalog
     service, the rate limiter (built from the same settings; its `table_size` bounds the
-    identities tracked at once), how long a client may take to send a request body, and how
-    long start-up waits for the first readiness probe."""
+    identities tracked at once), how long a client may take to send a request body, how
+    long start-up waits for the first readiness probe, and the drain `pwc-mcp` runs when it
+    stops (pwc_mcp.edge.drain: while it runs /health says "draining" and new calls are refused)."""
     settings = settings or Settings.from_env()
     catalog = catalog or build_catalog(settings)
     limiter = RateLimiter(settings) if limiter is None else limiter
-    mcp = build_server(catalog, checks=[SemanticSearchLimit(limiter).check], limiter=limiter)
+    mcp = build_server(
+        catalog,
+        checks=[SemanticSearchLimit(limiter).check],
+        limiter=limiter,
+        call_timeout=settings.call_timeout,
+    )
     readiness = Readiness(reporting_first_failure(lambda: _probe(catalog), settings.api_url))
     readiness.poll()  # the first probe starts now, in the background
     docs: list[bytes] = []
@@ -146,6 +154,8 @@ def create_app(
         # first probe ends, then the cached result; a load balancer sends traffic on 200 only.
         ready = readiness.poll()
         status = "starting" if ready is None else "ok" if ready else "unavailable"
+        if drain is not None and drain.draining:  # stopping: send new calls elsewhere
+            status, ready = "draining", False
         body = {
             "status": status,
             "service": "pwc-mcp",
@@ -254,6 +264,7 @@ def create_app(
         limiter=limiter,
         tool_names=frozenset(TOOLS),
         body_seconds=body_seconds,
+        drain=drain,
     )
 
 

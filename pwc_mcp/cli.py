@@ -148,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -> int:
     from pwc_mcp.app import create_app
+    from pwc_mcp.edge.drain import FINAL_SECONDS, Drain, window
     from pwc_mcp.edge.telemetry import configure_logging
     from pwc_mcp.serving.localserver import AnnouncingServer, config
     from pwc_mcp.serving.runtime import cap_arenas, settle_heap
@@ -159,24 +160,29 @@ def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -
             "PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
             "cursors will not survive a restart (set it in production)"
         )
-    app = create_app(settings)
+    drain = Drain(window(settings.call_timeout))
+    app = create_app(settings, drain=drain)
     lines = _banner(settings, sample_url)
 
     def serving() -> None:
         settle_heap()  # start-up is over: what it built lives as long as the process
         print("\n".join(lines), flush=True)
 
-    # In-flight tool calls may wait on the 25 s catalog timeout: let them finish.
+    # Asked to stop, the server first drains (pwc_mcp.edge.drain): calls in flight run to their
+    # end while the port still answers ("draining"); uvicorn's own shutdown comes after.
     server = AnnouncingServer(
-        config(app, host=settings.host, port=settings.port, graceful_seconds=30),
+        config(app, host=settings.host, port=settings.port, graceful_seconds=FINAL_SECONDS),
         on_serving=serving,
+        on_stop=drain.run,
     )
-    # uvicorn restores the handler it found and re-raises each Ctrl+C once it has stopped, and a
-    # terminal's Ctrl+C often arrives twice (`uv run` and `make` forward it too). A handler that
-    # only records the stop means no KeyboardInterrupt can land inside the event loop's teardown
-    # or the sample catalog's: shutdown is always clean.
-    # A Ctrl+C before uvicorn takes over its signals stops the server the same way.
-    signal.signal(signal.SIGINT, lambda signum, frame: setattr(server, "should_exit", True))
+    # uvicorn restores the handlers it found and re-raises each signal once it has stopped, and
+    # a terminal's Ctrl+C often arrives twice (`uv run` and `make` forward it too). Handlers that
+    # only record the stop mean no KeyboardInterrupt can land inside the event loop's teardown or
+    # the sample catalog's, and a container's SIGTERM ends the process with 0, its clean-up
+    # done: shutdown is always clean.
+    # A signal before uvicorn takes over its signals stops the server the same way.
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, lambda signum, frame: setattr(server, "should_exit", True))
     try:
         server.run(sockets=[sock])
     except OSError as error:

@@ -28,6 +28,7 @@ from pwc_mcp.caching.cache import CachedCatalog
 from pwc_mcp.caching.memo import ResultMemo
 from pwc_mcp.caching.upstream import Account, charged_to
 from pwc_mcp.catalog import CatalogService
+from pwc_mcp.config import CALL_TIMEOUT  # the default of PWC_MCP_CALL_TIMEOUT
 from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from pwc_mcp.edge.rate_limits import RATE_LIMITED, RateLimiter, request_client, upstream_refusal
 from pwc_mcp.failures import Failure, Kind
@@ -35,10 +36,6 @@ from pwc_mcp.params import refusal
 from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, taxonomy
 
 HOUR_MS = 3_600_000
-# The whole of one tool call or resource read, across all its catalog requests (each at most
-# the 25 s catalog timeout): well below nginx's proxy_read_timeout (nginx/pwc-mcp.conf), so the
-# call ends as `upstream_timeout:` and frees its worker thread before the proxy gives up on it.
-CALL_TIMEOUT = 50.0
 INSTRUCTIONS = """\
 Papers With Code: a read-only catalog of ML papers, tasks, methods, benchmarks and leaderboards.
 - search_papers finds papers by free text; list_* tools filter exactly (by slug, name or ID) and page.

@@ -17,11 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pwc_core.transport import DEFAULT_BASE_URL
-from pwc_mcp.config.hosts import has_host, origin_of, split_host
+from pwc_mcp.config.hosts import has_host, http_origin, split_host
 from pwc_mcp.config.storage_urls import url_problem  # it imports the redis client only when asked
 
 MiB = 1024 * 1024
 CATALOG_TIMEOUT = 25.0
+# The whole of one tool call or resource read, across all its catalog requests (each at most
+# the catalog timeout): well below nginx's proxy_read_timeout (nginx/pwc-mcp.conf), so the call
+# ends as `upstream_timeout:` and frees its worker thread before the proxy gives up on it. Also
+# what a shutdown waits for (pwc_mcp.edge.drain).
+CALL_TIMEOUT = 50
 DEFAULT_ALLOWED_HOSTS = ("localhost:*", "127.0.0.1:*", "[::1]:*")
 LIMIT_RANGE = (1, 10_000)
 # `unlimited` (benchmarks on loopback only): a per-minute window no machine can fill, so the
@@ -50,6 +55,7 @@ class Settings:
     port: int = 7860
     api_url: str = DEFAULT_BASE_URL
     catalog_timeout: float = CATALOG_TIMEOUT
+    call_timeout: float = CALL_TIMEOUT
     # None means "loopback origins on any port" (what local tools such as the Inspector need).
     allowed_origins: tuple[str, ...] | None = None
     allowed_hosts: tuple[str, ...] = DEFAULT_ALLOWED_HOSTS
@@ -180,7 +186,7 @@ def _hosts(name: str, raw: str) -> tuple[str, ...]:
 
 
 def _public_origin(name: str, raw: str) -> str:
-    if (origin := origin_of(raw)) is None:
+    if (origin := http_origin(raw)) is None:
         raise Invalid(
             f"{name} must be an http(s) origin such as https://pwc.example.org "
             "(no path, query or credentials)"
@@ -291,6 +297,13 @@ SETTINGS: tuple[Setting, ...] = (
         "global_concurrency_limit",
         _LIMIT,
         "concurrent requests overall; also sizes the tool thread pool",
+    ),
+    Setting(
+        "PWC_MCP_CALL_TIMEOUT",
+        "call_timeout",
+        integer(1, CALL_TIMEOUT),
+        "seconds one tool call may take in all; a shutdown waits this long for calls in flight "
+        "([Stopping](#stopping-without-cutting-a-call))",
     ),
     Setting(
         "PWC_MCP_TRUSTED_PROXY_CIDRS",

@@ -1,6 +1,6 @@
 """The Host grammar shared by the allowlist check (pwc_mcp.edge.guards) and start-up validation
-(pwc_mcp.config): one definition, so a setting that passes validation is one the guard accepts;
-and the URL and origin shapes the settings take."""
+(pwc_mcp.config): one definition, so a setting that passes validation is one the guard accepts.
+The URL and origin checks of the settings that name a host read it too."""
 
 from __future__ import annotations
 
@@ -21,13 +21,14 @@ def split_host(value: str, *, entry: bool) -> tuple[str, str | None] | None:
 
 
 def has_host(url: str) -> bool:
+    """Whether an http(s) URL names a host."""
     try:
         return bool(urlsplit(url).hostname)
     except ValueError:  # e.g. an unclosed IPv6 bracket
         return False
 
 
-def origin_of(value: str) -> str | None:
+def http_origin(value: str) -> str | None:
     """``scheme://host[:port]`` (lower-cased) from an http(s) origin, or None if it is not one."""
     try:
         url = urlsplit(value)

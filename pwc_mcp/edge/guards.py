@@ -10,12 +10,15 @@ Order, outermost first (each layer only sees what the layers above let through):
    ``Access-Control-Allow-Origin`` and expose ``Retry-After``.
 4. ``RouteBudget`` - every request but POST /mcp spends the housekeeping budget -> 429.
 5. ``MethodGuard`` - /mcp accepts POST only -> 405 ``Allow: POST``.
+   ``DrainGate`` (when the server has a drain) - POST /mcp while stopping -> 503 with
+   ``Retry-After``, before it spends anything; the rest counted in flight (``pwc_mcp.edge.drain``).
 6. ``McpAdmission`` - POST /mcp (``pwc_mcp.edge.admission``): size -> 413, the body within a
    deadline -> 408 (before any lease or budget, so stalled uploads hold nothing), JSON-RPC
    shape -> 400, concurrency -> 503/429, the request or housekeeping budget -> 429 with
    ``Retry-After`` from the window.
 7. ``ResponseBound`` - buffers the response; over the cap -> 500 "response too large" (never a
-   truncated body); an exception in the app -> 500 "internal error" with no traceback.
+   truncated body); an exception in the app -> 500 "internal error" with no traceback; a call
+   cancelled by the shutdown -> 503 with ``Retry-After`` (``pwc_mcp.edge.drain``).
 8. The app (FastMCP; ``SemanticSearchLimit`` runs inside it, as a ``ToolCalls`` check).
 
 Budgets and identities are in ``pwc_mcp.edge.rate_limits`` and ``pwc_mcp.edge.identity``.
@@ -23,6 +26,7 @@ Budgets and identities are in ``pwc_mcp.edge.rate_limits`` and ``pwc_mcp.edge.id
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable
@@ -39,6 +43,7 @@ from pwc_mcp.edge.admission import (
     is_mcp_post,
     parsed,
 )
+from pwc_mcp.edge.drain import CUT, STOP_HEADERS, Drain, DrainGate
 from pwc_mcp.edge.identity import header_values
 from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
 from pwc_mcp.edge.rate_limits import RateLimiter
@@ -213,6 +218,13 @@ class ResponseBound:
         rpc_id = None if admitted is None else admitted.rpc_id
         try:
             await self.app(scope, receive, buffer)
+        except asyncio.CancelledError:
+            # Only a stopping server cancels a request (uvicorn, once its graceful shutdown is
+            # over; a client that hangs up is told by `receive`): the request ends here, answered
+            # in JSON-RPC, so uvicorn neither logs it nor sends its plain-text 500.
+            log.warning("mcp call cut by the shutdown")
+            await send_error(send, 503, INTERNAL_ERROR, CUT, rpc_id=rpc_id, headers=STOP_HEADERS)
+            return
         except Exception as exc:  # no traceback to the client or the log: content could leak
             log.error("mcp app error type=%s", type(exc).__name__)
             await send_error(send, 500, INTERNAL_ERROR, "internal error", rpc_id=rpc_id)
@@ -244,6 +256,7 @@ def protect(
     tool_names: frozenset[str],
     mcp_path: str = "/mcp",
     body_seconds: float = BODY_SECONDS,
+    drain: Drain | None = None,
 ) -> ASGIApp:
     """Wrap the whole Starlette app (every route) in the safety layers, in the documented order."""
     path = mcp_path.rstrip("/")
@@ -257,6 +270,8 @@ def protect(
         mcp_path=path,
         body_seconds=body_seconds,
     )
+    if drain is not None:
+        wrapped = DrainGate(wrapped, drain, mcp_path=path)
     wrapped = MethodGuard(wrapped, path)
     wrapped = RouteBudget(wrapped, limiter, mcp_path=path)
     wrapped = OriginGuard(wrapped, settings.allowed_origins)

@@ -10,7 +10,7 @@ import functools
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -110,11 +110,19 @@ def _parser(name: str) -> type[asyncio.Protocol]:
 
 class AnnouncingServer(uvicorn.Server):
     """uvicorn's server that calls ``on_serving`` once its sockets listen and are served, so
-    that whatever it announces (an endpoint URL) answers at once."""
+    that whatever it announces (an endpoint URL) answers at once; and, asked to stop, awaits
+    ``on_stop`` (given whether a second Ctrl+C forces the exit) while its sockets still serve,
+    before uvicorn's own shutdown closes them."""
 
-    def __init__(self, config: uvicorn.Config, on_serving: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        on_serving: Callable[[], None],
+        on_stop: Callable[[Callable[[], bool]], Awaitable[object]] | None = None,
+    ) -> None:
         super().__init__(config)
         self._on_serving = on_serving
+        self._on_stop = on_stop
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         # The given sockets listen once the app has started, before uvicorn serves them: here,
@@ -140,6 +148,8 @@ class AnnouncingServer(uvicorn.Server):
             self._on_serving()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        if self._on_stop is not None and self.started and not self.force_exit:
+            await self._on_stop(lambda: self.force_exit)
         await super().shutdown(sockets)
         if self.force_exit:
             # A second Ctrl+C (a terminal's often arrives twice) makes uvicorn skip the app's

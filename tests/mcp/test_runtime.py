@@ -225,7 +225,9 @@ def test_the_server_settles_its_heap_once_it_serves(
     class Server:  # runs the server's start-up hook, as uvicorn does once it serves
         started = True
 
-        def __init__(self, _config: object, on_serving: Callable[[], None]) -> None:
+        def __init__(
+            self, _config: object, on_serving: Callable[[], None], on_stop: object = None
+        ) -> None:
             self.on_serving = on_serving
 
         def run(self, sockets: object) -> None:

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from pwc_mcp.config import SETTINGS
+from pwc_mcp.config import SETTINGS, Settings
+from pwc_mcp.edge.drain import stop_seconds
 from tests.helpers.ops import (
     COMPOSE,
     CONTAINER_ONLY,
@@ -64,6 +65,14 @@ def test_replicas_name_the_settings_the_end_to_end_test_runs_with(compose) -> No
     assert all(env == envs[0] for env in envs), "every replica runs with the same settings"
     assert set(envs[0]) == {*SCALE_OUT_SETTINGS, *CONTAINER_ONLY}
     assert not set(envs[0]) & set(LOOPBACK_ONLY)  # the public catalog, by default
+
+
+def test_a_stopped_replica_is_given_the_whole_drain_before_it_is_killed(compose) -> None:
+    """Issue #37: Docker kills 10 s after SIGTERM unless told otherwise; the drain lets calls in
+    flight run to the call limit (pwc_mcp.edge.drain), so every replica waits at least that."""
+    for replica in REPLICAS:
+        grace = re.fullmatch(r"(\d+)s", compose["services"][replica]["stop_grace_period"])
+        assert grace is not None and int(grace.group(1)) >= stop_seconds(Settings().call_timeout)
 
 
 def test_replicas_share_redis_and_one_cursor_key_from_the_environment(compose) -> None:
@@ -148,11 +157,12 @@ def test_the_upstream_script_refuses_a_site_without_the_upstream_line() -> None:
 
 
 def test_the_site_passes_a_failed_request_to_the_next_replica_never_a_slow_one() -> None:
-    """nginx retries what failed before any response header, POST /mcp included (every MCP
-    request is read-only), on each replica at most once; never a timeout, which would double a
-    slow call's work (docs/decisions.md, "Retries across replicas")."""
+    """nginx retries what failed before any response header or was answered 503 (a replica
+    that is stopping or full), POST /mcp included (every MCP request is read-only), on each
+    replica at most once; never a timeout, which would double a slow call's work
+    (docs/decisions.md, "Retries across replicas")."""
     text = re.sub(r"#[^\n]*", "", SITE_CONF.read_text())
     (retry,) = re.findall(r"^\s*proxy_next_upstream\s+([^;]*);", text, re.M)
-    assert retry.split() == ["error", "non_idempotent"]
+    assert retry.split() == ["error", "http_503", "non_idempotent"]
     (tries,) = re.findall(r"^\s*proxy_next_upstream_tries\s+(\d+);", text, re.M)
     assert int(tries) == len(REPLICAS)
