@@ -118,7 +118,7 @@ def row_reference(row: dict[str, Any]) -> str | None:
     return None
 
 
-def _slugify(title: Any) -> str:
+def slugify(title: Any) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(title or "").lower()).strip("-")
 
 
@@ -141,7 +141,7 @@ def match_title(rows: list[dict[str, Any]], parsed: ParsedReference) -> list[dic
     if parsed.slug:
         wanted_slug = parsed.slug.lower()
         return _distinct(
-            [r for r in rows if (r.get("slug") or _slugify(r.get("title"))) == wanted_slug]
+            [r for r in rows if (r.get("slug") or slugify(r.get("title"))) == wanted_slug]
         )
     wanted = normalize_title(parsed.text)
     exact = _distinct([r for r in rows if normalize_title(r.get("title")) == wanted])
