@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pwc_core.errors import PwcError
-from pwc_core.references import row_reference, slugify
+from pwc_core.references import REFERENCE_KEYS, row_reference, slugify
 from pwc_core.transport import entity_segment
 
 MAX_ALIAS_CHARS = 60  # longer than any method name; a longer text is a title, not an alias
@@ -34,8 +34,7 @@ class Alias:
 
 def _known_as(row: dict[str, Any]) -> set[str]:
     """Every identifier a search row carries."""
-    keys = ("id", "arxiv_id", "route_identifier")
-    return {str(row[k]) for k in keys if row.get(k) not in (None, "")}
+    return {str(row[k]) for k in REFERENCE_KEYS if row.get(k) not in (None, "")}
 
 
 def _introduced(method: dict[str, Any]) -> set[str]:

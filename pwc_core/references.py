@@ -110,8 +110,11 @@ def _url_identifier(url: str, tail: str) -> ParsedReference:
     return ParsedReference(url, identifier=candidate)
 
 
+REFERENCE_KEYS = ("arxiv_id", "route_identifier", "id")  # a row's identifiers, preferred first
+
+
 def row_reference(row: dict[str, Any]) -> str | None:
-    for key in ("arxiv_id", "route_identifier", "id"):
+    for key in REFERENCE_KEYS:
         value = row.get(key)
         if value not in (None, ""):
             return str(value)
