@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import shlex
 import sys
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, NoReturn
 
 from pwc_cli.mistyped import choice_hint
 from pwc_core.declare import Command, Param
+from pwc_core.suggest import nearest
 
 _CHOICE = re.compile(r"^argument (.+?): invalid choice: (.*) \(choose from (.*)\)$")
 _COMMAND_WORDS = ("COMMAND", "SUBCOMMAND")  # the metavars of the command levels
@@ -99,8 +101,10 @@ def prepare(
     children: Callable[[str], dict[str, str]],
     commands: dict[str, Command],
     shared: Collection[str],
+    prog: str,
 ) -> tuple[list[str], list[str]]:
-    """The words argparse reads, and the stray words it should report as unrecognized."""
+    """The words argparse reads, and the stray words it should report as unrecognized; a
+    WordError for a line refused before argparse reads it (one word short included)."""
     words, path, index = list(argv), "", 0
     moved = []
     while index < len(words):  # the command words, with shared switches among them
@@ -116,10 +120,55 @@ def prepare(
         index += 1
     command = commands.get(path)
     if command is None:
+        meant = one_word_short(path, words[index:], children, commands)
+        if meant is not None:
+            line = shlex.join([prog, *words[:index], meant, *words[index:], *moved])
+            choices = ", ".join(repr(word) for word in children(path))
+            raise WordError(
+                path,
+                f"unexpected argument {words[index]!r} (did you mean {line!r}? "
+                f"expected one of: {choices})",
+            )
         return words[:index] + moved + words[index:], []
     rest, strays = _rewrite(command, words[index:], children, commands)
     end = rest.index("--") if "--" in rest else len(rest)
     return [*words[:index], *rest[:end], *moved, *rest[end:]], strays
+
+
+def one_word_short(
+    group: str,
+    rest: Sequence[str],
+    children: Callable[[str], dict[str, str]],
+    commands: dict[str, Command],
+) -> str | None:
+    """The subcommand word missing before `rest` (`list` in `paper lineage BERT`): when the
+    group's next word is no subcommand nor a misspelt one (argparse names that), and exactly
+    one of its subcommands would take the rest's values as its own (as many as its
+    positionals; an entity command's one NAME); else None."""
+    subcommands = children(group)
+    if not rest or rest[0].startswith("-") or nearest(rest[0], subcommands):
+        return None
+    fits = [
+        word
+        for word, path in subcommands.items()
+        if path in commands and _takes(commands[path], rest)
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _takes(command: Command, rest: Sequence[str]) -> bool:
+    """Whether `rest` gives `command` exactly the values it takes by position."""
+    wanted = 1 if command.entity else sum(1 for p in command.cli() if p.positional)
+    values, index = 0, 0
+    while index < len(rest):
+        word = rest[index]
+        index += 1
+        param = flag_of(command, word) if word.startswith("-") else None
+        if param is not None and not param.switch and "=" not in word:
+            index += 1  # the flag's value
+        elif not word.startswith("-") or _NEGATIVE_LOOKING.match(word):
+            values += 1
+    return wanted > 0 and values == wanted
 
 
 def _rewrite(

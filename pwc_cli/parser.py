@@ -20,7 +20,8 @@ from pwc_core.declarations import (
 )
 from pwc_core.declare import Command, Group, Param
 
-VERSION_LINE = f"pwc {__version__} (API v1)"  # one line, no tab: read by people, not cut
+PROG = "pwc"
+VERSION_LINE = f"{PROG} {__version__} (API v1)"  # one line, no tab: read by people, not cut
 
 
 def _add(parser: argparse.ArgumentParser, param: Param, groups: dict[str, Any]) -> None:
@@ -65,10 +66,10 @@ class Tree:
 
 def build_tree() -> Tree:
     """The whole tree, in declaration order (the order `pwc --help` lists the commands)."""
-    root = PwcParser(prog="pwc", description=DESCRIPTION, epilog=epilog(EXAMPLES[""]))
+    root = PwcParser(prog=PROG, description=DESCRIPTION, epilog=epilog(EXAMPLES[""]))
     root.add_argument("--version", action="version", version=VERSION_LINE)
     holders: dict[str, Any] = {"": _subcommands(root, "group", "COMMAND", True)}
-    root.short = _usage("pwc", None, "COMMAND ...")
+    root.short = _usage(PROG, None, "COMMAND ...")
     parsers: dict[str, PwcParser] = {"": root}
     for declared in DECLARED:
         parent, _, word = declared.path.rpartition(" ")
@@ -137,4 +138,4 @@ SHARED_FLAGS = _shared_switches()
 def words_of(argv: list[str]) -> tuple[list[str], list[str]]:
     """The words the generated tree reads for a command line, and its stray words
     (pwc_cli.argparsing.prepare); a WordError when the line is refused before parsing."""
-    return prepare(argv, children, COMMANDS, SHARED_FLAGS)
+    return prepare(argv, children, COMMANDS, SHARED_FLAGS, PROG)

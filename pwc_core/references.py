@@ -110,15 +110,18 @@ def _url_identifier(url: str, tail: str) -> ParsedReference:
     return ParsedReference(url, identifier=candidate)
 
 
+REFERENCE_KEYS = ("arxiv_id", "route_identifier", "id")  # a row's identifiers, preferred first
+
+
 def row_reference(row: dict[str, Any]) -> str | None:
-    for key in ("arxiv_id", "route_identifier", "id"):
+    for key in REFERENCE_KEYS:
         value = row.get(key)
         if value not in (None, ""):
             return str(value)
     return None
 
 
-def _slugify(title: Any) -> str:
+def slugify(title: Any) -> str:
     return re.sub(r"[^a-z0-9]+", "-", str(title or "").lower()).strip("-")
 
 
@@ -141,7 +144,7 @@ def match_title(rows: list[dict[str, Any]], parsed: ParsedReference) -> list[dic
     if parsed.slug:
         wanted_slug = parsed.slug.lower()
         return _distinct(
-            [r for r in rows if (r.get("slug") or _slugify(r.get("title"))) == wanted_slug]
+            [r for r in rows if (r.get("slug") or slugify(r.get("title"))) == wanted_slug]
         )
     wanted = normalize_title(parsed.text)
     exact = _distinct([r for r in rows if normalize_title(r.get("title")) == wanted])

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from pwc_core.aliases import exact_alias
 from pwc_core.errors import AmbiguousError, HTTPStatusError, NotFoundError, TransportError
 from pwc_core.references import (
     ParsedReference,
@@ -68,13 +69,18 @@ class TitleMiss(NotFoundError):
         self.parsed, self.rows = parsed, rows
 
     def suggested(self, client: Any) -> str:
-        """The message with up to three titles most like the one asked for: from the search
-        in hand, or when none is alike from a few keyword searches leaving a word out."""
+        """The message with the paper the reference is an exact alias of (pwc_core.aliases);
+        else up to three titles most like the one asked for: from the search in hand, or when
+        none is alike from a few keyword searches leaving a word out."""
 
         def title(row: dict[str, Any]) -> str:
             return str(row.get("title") or "")
 
         typed = _query(self.parsed)
+        alias = None if self.parsed.slug else exact_alias(client, typed, self.rows)
+        if alias is not None:
+            introduced = f"the paper that introduced {tsv_escape(alias.method)}"
+            return f"{self}; {introduced} is {_label(alias.row)}"
         found = gather(
             typed, self.rows, lambda q: _keyword_search(client, q), title, keyword_queries
         )

@@ -148,6 +148,7 @@ def test_unknown_title_shows_closest_results(api: respx.MockRouter, pwc) -> None
     api.get("/papers/public-metadata/search").respond(
         json={"count": 0, "match": None, "results": []}
     )
+    api.get("/methods/no-such-paper").respond(404, json={"detail": "Not found."})  # no alias
     result = pwc("paper", "info", "No such paper")
     assert result.code == 4
     assert result.err.startswith("pwc: Paper title not found: No such paper; closest results: ")
