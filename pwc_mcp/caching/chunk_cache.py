@@ -55,14 +55,20 @@ class ChunkCache(BoundedTTLCache):
         return chunk
 
     def set(
-        self, key: Hashable, value: Any, size: int, *, budget: Budget | None = None
+        self,
+        key: Hashable,
+        value: Any,
+        size: int,
+        *,
+        budget: Budget | None = None,
+        age: float = 0.0,
     ) -> int | None:
         """As `BoundedTTLCache.set`, within the current call's share of the chunk cache."""
         own = budget or allowance("chunks", self, CHUNK_CALL_SHARE)
-        stamp = super().set(key, value, size, budget=own)
+        stamp = super().set(key, value, size, budget=own, age=age)
         if self.shared is not None and isinstance(key, str) and _is_chunk(value):
             # checked when fetched (pwc_mcp/catalog.py), and again by each reader
-            self.shared.put(NAMESPACE, key, encode_chunk(value), self.ttl)
+            self.shared.put(NAMESPACE, key, encode_chunk(value), self.ttl + self.grace)
         return stamp
 
     def stats(self) -> dict[str, Any]:

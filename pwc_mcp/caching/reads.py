@@ -12,9 +12,13 @@ import threading
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pwc_core.errors import UnconfirmedFilter, UpstreamShapeError
 from pwc_mcp.caching.bounded_cache import BoundedTTLCache, Budget
+
+if TYPE_CHECKING:
+    from pwc_mcp.caching.stale import Stale
 
 # Raised (or raised from) when a catalog answer the cache may have stored was unusable.
 _WRONG_ANSWERS = (UpstreamShapeError, UnconfirmedFilter)
@@ -25,11 +29,13 @@ Read = tuple[str, str, str, int]  # (family, counter label, key, stamp of the en
 @dataclass
 class Reads:
     """One call's record: the cache entries it read, for pwc_mcp.caching.memo (`cacheable` turns false
-    when it read anything the cache did not keep), and what it added to each cache so far."""
+    when it read anything the cache did not keep), what it added to each cache so far, and the
+    stale answers it was served."""
 
     entries: list[Read] = field(default_factory=list)
     cacheable: bool = True
     added: dict[str, list[int]] = field(default_factory=dict)  # cache name: [entries, bytes]
+    stale: list[Stale] = field(default_factory=list)  # last good answers used (caching/stale.py)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def spend(self, name: str, entries: int, size_limit: int, size: int) -> bool:

@@ -94,7 +94,8 @@ def test_an_answer_one_replica_fetched_is_served_to_another(server, store, mock)
     stats = b.stats()["families"]["tasks/{id}/page"]
     assert (stats["l2_hits"], stats["hits"], stats["upstream_calls"]) == (1, 1, 0)
     (key,) = answers(store)
-    assert key.startswith(b"pwc-mcp:answer:v1:taxonomy:") and b"tasks" not in key
+    assert key.startswith(f"pwc-mcp:answer:v{shared_module.FORMAT}:taxonomy:".encode())
+    assert b"tasks" not in key
     assert 0 < store.pttl(key) <= 600_000  # the family's TTL
 
 
@@ -123,7 +124,11 @@ def test_a_new_payload_format_never_reads_an_old_one(server, store, mock, monkey
     new = replica(server.url)
     assert new.get_json("tasks/") == DOC
     assert upstream.call_count == 2 and new.stats()["l2_hits"] == 0
-    assert [k.split(b":")[2] for k in answers(store)] == [b"v1", b"v2"]
+    old, new_format = shared_module.FORMAT - 1, shared_module.FORMAT
+    assert [k.split(b":")[2] for k in answers(store)] == [
+        f"v{old}".encode(),
+        f"v{new_format}".encode(),
+    ]
 
 
 @pytest.mark.parametrize(
