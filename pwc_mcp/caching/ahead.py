@@ -55,10 +55,13 @@ class Ahead:
         self._counts: dict[str, dict[str, int]] = {}
         self.threads: list[threading.Thread] = []  # the ones running (tests join them)
 
-    def start(self, label: str, key: str, stamp: int, ttl: float, run: Callable[[], Any]) -> None:
-        """Refresh the entry stamped `stamp` of `key` (TTL `ttl`) by `run()` in the background,
+    def consider(
+        self, label: str, key: str, entry: tuple[int, float], ttl: float, run: Callable[[bool], Any]
+    ) -> None:
+        """Refresh the entry (stamp, age) of `key`, if due, by `run(True)` in the background,
         unless it was refreshed already or no slot is free."""
-        if self.slots <= 0:
+        stamp, age = entry
+        if self.slots <= 0 or not due(age, ttl):
             return
         with self._lock:
             if self._begun.get(key) == stamp:
@@ -77,7 +80,7 @@ class Ahead:
             self.threads.append(thread)
         thread.start()
 
-    def _refresh(self, label: str, key: str, ttl: float, run: Callable[[], Any]) -> None:
+    def _refresh(self, label: str, key: str, ttl: float, run: Callable[[bool], Any]) -> None:
         try:
             with per_call():
                 if not self._claimed(key, ttl):
@@ -85,7 +88,7 @@ class Ahead:
                     return
                 self._count(label, "refreshes")
                 with contextlib.suppress(Exception):  # counted as the upstream failure it is
-                    run()
+                    run(True)
         finally:
             with self._lock:
                 self.threads.remove(threading.current_thread())

@@ -17,16 +17,15 @@ an answer had the wrong shape drops every entry it read, so no such answer outli
 
 Level 2 (`shared`, with `PWC_MCP_CACHE_STORAGE`): a local leader's miss asks the replicas' shared
 cache and takes a lease in one round trip (pwc_mcp/caching/leases.py); what it keeps in level 1 it
-also shares, and an entry copied from level 2 lives only as long as it had left there, so no answer
-is served older than its family's TTL. A `reading()` block spends one call's Redis budget.
-Stale if error: pwc_mcp/caching/stale.py (`max_stale`); refresh ahead: pwc_mcp/caching/ahead.py.
+also shares, and an entry copied from level 2 is as old there as here, so no answer is served
+older than its family's TTL. A `reading()` block spends one call's Redis budget. Stale if error:
+pwc_mcp/caching/stale.py (`max_stale`); refresh ahead: pwc_mcp/caching/ahead.py (`ahead`).
 
 Counters per path label: `hits`/`misses` of level 1 (misses include coalesced waiters),
 `coalesced` (joined this process's identical upstream call), `l2_hits`/`l2_misses` (the leader's
 look in level 2), `shared_joins` (another replica fetched it during this one's lease wait),
-`uncached` (chunked raw reads), `upstream_calls` by `status`, `upstream_failures`
-(timeouts, transport errors, unusable answers, 429 and 5xx), and `stale_served` (last good
-answers that stood in for a failure); refreshes ahead are counted under `ahead`.
+`uncached` (chunked raw reads), `upstream_calls` by `status`, `upstream_failures` (timeouts,
+transport errors, unusable answers, 429 and 5xx), `stale_served` (last good answers served).
 """
 
 from __future__ import annotations
@@ -43,12 +42,12 @@ from pydantic_core import from_json
 from pwc_core.errors import HTTPStatusError, UpstreamShapeError
 from pwc_core.routes import GENERAL
 from pwc_core.transport import CatalogClient, Reply, canonical_request, encode_params
-from pwc_mcp.caching.ahead import Ahead, due
+from pwc_mcp.caching.ahead import Ahead
 from pwc_mcp.caching.answer_checks import failed, parse, status_label
 from pwc_mcp.caching.bounded_cache import Aged, BoundedTTLCache
 from pwc_mcp.caching.cache_routes import ROUTES, classify, route, ttl_family
 from pwc_mcp.caching.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
-from pwc_mcp.caching.flights import Codec, Fetch, Flight, size_of
+from pwc_mcp.caching.flights import Codec, Fetch, Flight, Led, size_of
 from pwc_mcp.caching.leases import Hit, Lease, SharedFlight
 from pwc_mcp.caching.reads import CURRENT, Read, Reads, allowance, answered_wrong, by_family, note
 from pwc_mcp.caching.shared_values import (
@@ -60,7 +59,7 @@ from pwc_mcp.caching.shared_values import (
     encode_reply,
     keepable,
 )
-from pwc_mcp.caching.stale import LastGood, Stale, grace, noted
+from pwc_mcp.caching.stale import LastGood, grace, noted
 from pwc_mcp.config import MiB
 from pwc_mcp.storage.budget import per_call
 
@@ -238,6 +237,10 @@ class CachedCatalog:
             "ahead": self.ahead.stats(),
         }
 
+    def stale_served(self) -> dict[str, int]:  # per path label that served any (/health)
+        with self._lock:
+            return {k: c["stale_served"] for k, c in self._counters.items() if c["stale_served"]}
+
     # -- internals -------------------------------------------------------------------------
 
     def _count(self, label: str, name: str, status: str | None = None) -> None:
@@ -296,10 +299,9 @@ class CachedCatalog:
                 self._count(label, "hits")
                 note(family, label, key, found[1])
         if found is not None:
-            ttl = self.caches[family].ttl
-            if fetch is not None and due(found[2], ttl):
-                again = functools.partial(self._lead, key, family, label, fetch, codec, cache_404)
-                self.ahead.start(label, key, found[1], ttl, functools.partial(again, True))
+            if fetch is not None:  # refreshed in the background when due
+                run = functools.partial(self._lead, key, family, label, fetch, codec, cache_404)
+                self.ahead.consider(label, key, found[1:], self.caches[family].ttl, run)
             return found[0]
         with self._lock:
             if fetch is None:  # cached only
@@ -345,7 +347,7 @@ class CachedCatalog:
         codec: Codec,
         cache_404: bool,
         ahead: bool = False,
-    ) -> tuple[Any, int | None, Stale | None]:
+    ) -> Led:
         """The local leader's value, its level-1 stamp (None: not stored) and, for a last good
         answer standing in for a failure, its label: from level 2, else from the upstream under
         a lease, shared when it is complete. `ahead`: a refresh, which goes to the upstream."""

@@ -10,10 +10,11 @@ from pwc_core.transport import Reply
 from pwc_mcp.caching.shared_values import Miss
 
 if TYPE_CHECKING:
-    from pwc_mcp.caching.stale import Stale
+    from pwc_mcp.caching.reads import Stale
 
 Fetch = Callable[[], tuple[Any, int | None, str]]  # (value, size or None: serve only, status)
 Codec = tuple[Callable[[Any], bytes], Callable[[bytes], Any]]  # a value as a level-2 payload
+Led = tuple[Any, "int | None", "Stale | None"]  # a leader's value, stamp, label when stale
 
 
 class Flight:

@@ -12,18 +12,24 @@ import threading
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pwc_core.errors import UnconfirmedFilter, UpstreamShapeError
 from pwc_mcp.caching.bounded_cache import BoundedTTLCache, Budget
-
-if TYPE_CHECKING:
-    from pwc_mcp.caching.stale import Stale
 
 # Raised (or raised from) when a catalog answer the cache may have stored was unusable.
 _WRONG_ANSWERS = (UpstreamShapeError, UnconfirmedFilter)
 
 Read = tuple[str, str, str, int]  # (family, counter label, key, stamp of the entry read)
+
+
+@dataclass(frozen=True, slots=True)
+class Stale:
+    """How a stale answer is labelled: when it was fetched (wall clock, seconds since the
+    epoch), its age in whole seconds, and the label of the failure it stood in for."""
+
+    as_of: float
+    age_s: int
+    reason: str
 
 
 @dataclass
@@ -89,3 +95,11 @@ def answered_wrong(error: BaseException | None) -> bool:
             return True
         error = error.__cause__ or error.__context__
     return False
+
+
+def noted(stale: Stale) -> None:
+    """Record in the current call that it used a stale answer (no result of it is kept)."""
+    reads = CURRENT.get()
+    if reads is not None:
+        reads.cacheable = False
+        reads.stale.append(stale)

@@ -18,26 +18,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from pwc_mcp.caching.answer_checks import failed, status_label
 from pwc_mcp.caching.bounded_cache import BoundedTTLCache
-from pwc_mcp.caching.reads import CURRENT
+from pwc_mcp.caching.reads import Stale, noted
 from pwc_mcp.caching.shared_cache import Found
 from pwc_mcp.caching.shared_values import Miss
 
-MAX_STALE_SECONDS = 86_400
-
-
-@dataclass(frozen=True, slots=True)
-class Stale:
-    """How a stale answer is labelled: when it was fetched (wall clock, seconds since the
-    epoch), its age in whole seconds, and the label of the failure it stood in for."""
-
-    as_of: float
-    age_s: int
-    reason: str
+__all__ = ["LastGood", "Stale", "grace", "noted", "oldest", "reason"]  # the label is the call's
 
 
 def grace(ttl: float, max_stale: float) -> float:
@@ -52,14 +41,6 @@ def reason(error: BaseException) -> str | None:
         return None
     label = status_label(error)
     return label if failed(label) else None
-
-
-def noted(stale: Stale) -> None:
-    """Record in the current call that it used a stale answer (no result of it is kept)."""
-    reads = CURRENT.get()
-    if reads is not None:
-        reads.cacheable = False
-        reads.stale.append(stale)
 
 
 def oldest(stales: list[Stale]) -> Stale | None:

@@ -15,10 +15,9 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from pwc_core.transport import DEFAULT_BASE_URL
-from pwc_mcp.config.hosts import split_host
+from pwc_mcp.config.hosts import has_host, origin_of, split_host
 from pwc_mcp.config.storage_urls import url_problem  # it imports the redis client only when asked
 
 MiB = 1024 * 1024
@@ -63,6 +62,8 @@ class Settings:
     trusted_proxy_cidrs: tuple[Network, ...] = ()
     rate_limit_storage: str = "memory://"
     cache_storage: str | None = None  # Redis for the answers shared by replicas (level 2)
+    max_stale_seconds: int = 86_400  # last good answers served while the catalog fails (0: none)
+    refresh_ahead: int = 4  # background refreshes at once (0: none)
     cursor_key_current: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     cursor_key_previous: bytes | None = field(default=None, repr=False)
     cursor_key_ephemeral: bool = True
@@ -154,7 +155,7 @@ def _verbatim(name: str, raw: str) -> str:
 
 
 def _catalog_url(name: str, raw: str) -> str:
-    if raw.startswith(("http://", "https://")) and _has_host(raw):
+    if raw.startswith(("http://", "https://")) and has_host(raw):
         return raw.rstrip("/")
     raise Invalid(f"{name} must be an http:// or https:// URL")
 
@@ -180,7 +181,7 @@ def _hosts(name: str, raw: str) -> tuple[str, ...]:
 
 
 def _public_origin(name: str, raw: str) -> str:
-    if (origin := _origin(raw)) is None:
+    if (origin := origin_of(raw)) is None:
         raise Invalid(
             f"{name} must be an http(s) origin such as https://pwc.example.org "
             "(no path, query or credentials)"
@@ -306,6 +307,19 @@ SETTINGS: tuple[Setting, ...] = (
         "Redis URI: catalog answers and single flight shared by replicas ([Scale out](#scale-out))",
     ),
     Setting(
+        "PWC_MCP_MAX_STALE_SECONDS",
+        "max_stale_seconds",
+        integer(0, 7 * 86_400),
+        "serve a call's last good answer up to this old, labelled, while the catalog fails "
+        "for it; `0` never ([Performance](#performance))",
+    ),
+    Setting(
+        "PWC_MCP_REFRESH_AHEAD",
+        "refresh_ahead",
+        integer(0, 64),
+        "background refreshes at once of answers read in their TTL's last fifth; `0` none",
+    ),
+    Setting(
         CURSOR_KEY_CURRENT,
         "cursor_key_current",
         _signing_key,
@@ -370,30 +384,3 @@ def _decimal(raw: str) -> int | None:
         return int(raw)
     except ValueError:  # str.isdigit() accepts digits such as "²" that int() refuses
         return None
-
-
-def _has_host(url: str) -> bool:
-    try:
-        return bool(urlsplit(url).hostname)
-    except ValueError:  # e.g. an unclosed IPv6 bracket
-        return False
-
-
-def _origin(value: str) -> str | None:
-    """``scheme://host[:port]`` (lower-cased) from an http(s) origin, or None if it is not one."""
-    try:
-        url = urlsplit(value)
-        url.port  # noqa: B018  (raises ValueError on a bad port)
-    except ValueError:
-        return None
-    if (
-        url.scheme not in ("http", "https")
-        or url.username is not None
-        or url.password is not None
-        or url.path not in ("", "/")
-        or url.query
-        or url.fragment
-        or split_host(url.netloc, entry=False) is None
-    ):
-        return None
-    return f"{url.scheme}://{url.netloc.lower()}"

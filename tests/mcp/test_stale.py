@@ -23,7 +23,7 @@ BASE = "https://catalog.test/api/v1"
 DOC = {"id": "1", "results": [{"id": "1", "title": "T"}], "count": 1}
 NEWER = {"id": "1", "results": [{"id": "2", "title": "U"}], "count": 1}
 DAY = 86_400.0
-EPOCH = 1_796_620_000.0  # 2026-12-07 05:46:40 UTC: the wall clock when the test starts
+EPOCH = 1_796_620_000.0  # 2026-12-07 05:06:40 UTC: the wall clock when the test starts
 
 
 class Clock:
