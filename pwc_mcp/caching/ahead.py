@@ -7,7 +7,8 @@ pwc_mcp/storage/budget.py) and stores what it fetches as any miss would (pwc_mcp
 Bounds, so that it never costs the catalog more than the callers would:
 
 * only a read triggers one, and only of an entry in its last fifth: never more upstream requests
-  than keys actually read;
+  than keys actually read (a result remembered from a due entry is not served, so its call
+  reads the entry: pwc_mcp/caching/memo.py);
 * one per entry: the entry's stamp is remembered, so a key is refreshed at most once per TTL
   (a refresh that fails is not retried; the entry then expires as it would have, and stale if
   error takes over: pwc_mcp/caching/stale.py);
@@ -29,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from pwc_mcp.caching.bounded_cache import BoundedTTLCache
 from pwc_mcp.caching.shared_cache import SharedCache
 from pwc_mcp.storage.budget import per_call
 
@@ -54,6 +56,14 @@ class Ahead:
         self._lock = threading.Lock()
         self._counts: dict[str, dict[str, int]] = {}
         self.threads: list[threading.Thread] = []  # the ones running (tests join them)
+
+    def wanted(self, key: str, found: tuple[Any, int, float], cache: BoundedTTLCache) -> bool:
+        """Whether the entry `found` (value, stamp, age) of `key` is due a refresh not begun:
+        a result remembered from it is not served, so that its call reads it again."""
+        if self.slots <= 0 or not due(found[2], cache.ttl):
+            return False
+        with self._lock:
+            return self._begun.get(key) != found[1]
 
     def consider(
         self, label: str, key: str, entry: tuple[int, float], ttl: float, run: Callable[[bool], Any]

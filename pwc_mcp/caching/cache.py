@@ -190,13 +190,13 @@ class CachedCatalog:
             CURRENT.reset(token)
 
     def still_current(self, entries: Sequence[Read]) -> bool:
-        """Whether every entry read is still the one cached under its key (one look a family);
-        if so each counts as the cache hit it stands for."""
+        """Whether every entry read is still the one cached under its key (one look a family),
+        none due a refresh ahead (read it again); if so each counts as the hit it stands for."""
         with self._lock:
             for family, reads in by_family(entries).items():
-                looks = self.caches[family].lookup_many([read[2] for read in reads])
-                for (_, _, _, stamp), found in zip(reads, looks, strict=True):
-                    if found is None or found[1] != stamp:
+                looks = (cache := self.caches[family]).lookup_aged([read[2] for read in reads])
+                for (_, _, key, stamp), found in zip(reads, looks, strict=True):
+                    if found is None or found[1] != stamp or self.ahead.wanted(key, found, cache):
                         return False
             for _, label, _, _ in entries:
                 self._count(label, "hits")
@@ -381,7 +381,7 @@ class CachedCatalog:
                     note(family, label, key, stamp)
                 if found is not None and miss is not None:
                     found.publish(encode_miss(miss), ttl)
-                kept = None if found is None or found.stale is None else (found.stale, codec[1])
+                kept = (found.stale if found else None, codec[1])
                 last = self.last_good.find(cache, key, exc, kept)
                 if last is None:
                     raise

@@ -60,18 +60,18 @@ class LastGood:
         cache: BoundedTTLCache,
         key: str,
         error: BaseException,
-        shared: tuple[Found, Callable[[bytes], Any]] | None = None,
+        shared: tuple[Found | None, Callable[[bytes], Any]] | None = None,
     ) -> tuple[Any, Stale] | None:
         """(value, label) of the stale answer kept for `key` in level 1, else in level 2
-        (`shared`: the stale value found there and its decoder), or None: no such answer, or
-        `error` is an answer of the catalog."""
+        (`shared`: the stale value found there, if any, and its decoder), or None: no such
+        answer, or `error` is an answer of the catalog."""
         why = reason(error) if self.max_stale > 0 else None
         if why is None:
             return None
         aged = cache.lookup_stale(key)
         if aged is not None:
             value, age = aged[0], aged[2]
-        elif shared is not None:
+        elif shared is not None and shared[0] is not None:
             value = shared[1](shared[0].payload)
             age = cache.ttl + cache.grace - shared[0].ttl
         else:

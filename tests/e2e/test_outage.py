@@ -5,11 +5,14 @@ catalog failing on command, and the server's caches on an injected clock (no sle
   its `structuredContent`; a call never seen fails with the usual error;
 * flapping: each call is fresh when the catalog answers, stale (labelled) when it does not;
 * slow: a catalog slower than the client's timeout is a failure like any other;
-* recovery: the next call is fresh, asked of the catalog.
+* recovery: the next call is fresh, asked of the catalog;
+* refresh ahead: a popular call read all day never waits for the catalog (no cache miss after
+  its first), at one upstream request per TTL; without it, every TTL makes one caller wait.
 """
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Iterator
 from typing import Any
@@ -53,8 +56,10 @@ class Clock:
 
 
 class Drill:
-    def __init__(self, catalog: RunningCatalog, http: httpx.Client, clock: Clock) -> None:
-        self.catalog, self.http, self.clock = catalog, http, clock
+    def __init__(
+        self, catalog: RunningCatalog, http: httpx.Client, clock: Clock, cache: CachedCatalog
+    ) -> None:
+        self.catalog, self.http, self.clock, self.cache = catalog, http, clock, cache
 
     def call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         reply = self.http.post(
@@ -73,11 +78,11 @@ class Drill:
         return text, result["structuredContent"]
 
 
-@pytest.fixture
-def drill(catalog: RunningCatalog) -> Iterator[Drill]:
+@contextlib.contextmanager
+def drilled(catalog: RunningCatalog, ahead: int = 0) -> Iterator[Drill]:
     clock = Clock()
     client = CatalogClient(catalog.url, timeout=TIMEOUT)
-    transport = CachedCatalog(client, clock=clock, max_stale=DAY, wall=clock.wall)
+    transport = CachedCatalog(client, clock=clock, max_stale=DAY, ahead=ahead, wall=clock.wall)
     chunks = ChunkCache(clock=clock, max_stale=DAY, wall=clock.wall)
     codec = CursorCodec(secrets.token_bytes(32))
     service = CatalogService(transport, codec, chunks, chunk_limit=CHUNK)
@@ -87,9 +92,15 @@ def drill(catalog: RunningCatalog) -> Iterator[Drill]:
             serve_in_thread(app, name="pwc-mcp-outage") as running,
             httpx.Client(base_url=running.origin, timeout=30) as http,
         ):
-            yield Drill(catalog, http, clock)
+            yield Drill(catalog, http, clock, transport)
     finally:
         catalog.faults.reset()
+
+
+@pytest.fixture
+def drill(catalog: RunningCatalog) -> Iterator[Drill]:
+    with drilled(catalog) as running:
+        yield running
 
 
 def stale_of(text: str, structured: dict[str, Any]) -> dict[str, Any]:
@@ -188,3 +199,27 @@ def test_a_paper_being_read_goes_on_from_the_chunks_kept(drill: Drill) -> None:
     text, structured = drill.answered("read_paper", cursor)
     assert stale_of(text, structured)["reason"] == "503"
     assert structured["data"] == second["data"]
+
+
+@pytest.mark.parametrize("ahead", [0, 4])
+def test_a_popular_call_never_waits_for_the_catalog_when_refreshed_ahead(
+    catalog: RunningCatalog, ahead: int
+) -> None:
+    name, arguments = SEEN[0]  # a search: one catalog request, a one-minute TTL
+    with drilled(catalog, ahead=ahead) as drill:
+        drill.answered(name, arguments)  # the first caller waits: nothing is known yet
+        catalog.stats.reset()
+        for _ in range(60):  # ten minutes, a call every 10 s
+            drill.clock.now += 10
+            drill.answered(name, arguments)
+            for thread in list(drill.cache.ahead.threads):
+                thread.join(10)  # the refresh behind the call ends before the next call
+        counters = drill.http.get("/metrics").json()["cache"]["families"]["papers/search"]
+    waited = counters["misses"] - 1  # calls answered only after asking the catalog
+    requests = catalog.stats.requests["papers/search"]
+    if ahead:
+        assert waited == 0  # every call after the first answered from the cache at once
+        assert requests == 12  # one refresh per entry, at 50 s of its 60 (read at 50 s)
+    else:
+        assert waited == 10  # each TTL's first caller waited for the catalog
+        assert requests == 10
