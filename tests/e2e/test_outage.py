@@ -28,6 +28,7 @@ from pwc_mcp.cursors import CursorCodec
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.e2e import RPC_HEADERS, rpc, settings_for
+from tests.helpers.slow_redis import ManualClock
 
 EPOCH = 1_796_620_000.0  # the injected wall clock's origin: 2026-12-07 05:06:40 UTC
 DAY = 86_400
@@ -44,13 +45,7 @@ UNSEEN = ("search_papers", {"query": "never asked before", "mode": "keyword"})
 LINE = "The catalog could not be reached; this answer is from "
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
+class Clock(ManualClock):
     def wall(self) -> float:
         return EPOCH + self.now
 
