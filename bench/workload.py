@@ -25,6 +25,7 @@ import statistics
 import time
 from typing import Any
 
+from bench.args import OneLineParser, positive_int
 from pwc_core.transport import CatalogClient
 from pwc_mcp.caching.cache import CachedCatalog
 from pwc_mcp.sample import RunningCatalog, start_sample_catalog
@@ -113,21 +114,21 @@ def _answers(cache: CachedCatalog, query: str) -> bool:
     return True
 
 
-def run(catalog: RunningCatalog | None = None) -> dict[str, Any]:
+def run(catalog: RunningCatalog | None = None, calls: int = CALLS) -> dict[str, Any]:
     print("workload: a Zipf mix with and without refresh ahead, then an outage ...", flush=True)
     given = contextlib.nullcontext(catalog) if catalog is not None else None
     with given or start_sample_catalog() as running:
         latency, running.faults.latency = running.faults.latency, LATENCY_S
         try:
-            ranks = mix()
+            ranks = mix(calls)
             runs = [replay(running, ranks, ahead) for ahead in (0, 4)]
         finally:
             running.faults.latency = latency
     result = {
-        "calls": CALLS,
+        "calls": calls,
         "distinct": DISTINCT,
         "latency_ms": LATENCY_S * 1e3,
-        "simulated_s": CALLS * STEP_S,
+        "simulated_s": calls * STEP_S,
         "runs": runs,
     }
     print(table(result), flush=True)
@@ -152,5 +153,15 @@ def table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def main() -> int:
+    """`python -m bench.workload [--calls N]`."""
+    parser = OneLineParser(prog="python -m bench.workload", description=__doc__)
+    parser.add_argument(
+        "--calls", type=positive_int, default=CALLS, help=f"calls per run (default {CALLS})"
+    )
+    run(calls=parser.parse_args().calls)
+    return 0
+
+
 if __name__ == "__main__":
-    run()
+    raise SystemExit(main())
