@@ -28,6 +28,7 @@ from bench import (
     scenarios,
     servers,
     targets,
+    workload,
 )
 from bench.load import Sample
 from pwc_mcp.sample import start_sample_catalog
@@ -254,6 +255,7 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
             results["cost"] = cost.run(logs)  # the worst allowed get_benchmark call
             results["outline"] = outline.run()  # hostile headings beside normal ones
             results["merging"] = merging.run()  # a one-key board beside distinct rows
+            results["workload"] = workload.run(catalog)  # refresh ahead, then an outage
             if not args.no_profile:
                 print("profiling the hot path ...", flush=True)
                 results["profile"] = profile(

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from bench import workload
 from pwc_mcp.tools.abstracts import READERS
 
 RECORDED = Path(__file__).resolve().parent / "recorded.json"
@@ -132,6 +133,8 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         )
     )
     found += _memory(results["memory"])
+    if "workload" in results:
+        found += _workload(results["workload"])
     startup = results["startup"]
     runs = sorted(startup["pwc-mcp"])
     found.append(
@@ -175,6 +178,40 @@ def _vs_ceiling(throughput: list[dict[str, Any]]) -> list[dict[str, Any]]:
             )
         )
     return found
+
+
+def _workload(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue #38: hot calls never wait with refresh ahead; calls seen answered in an outage."""
+    off, on = result["runs"]
+    ratio = on["hot_p99_ms"] / on["cached_p99_ms"]
+    seen = on["answered_in_outage"] / on["seen"]
+    return [
+        _target(
+            "workload_hot_p99",
+            f"Zipf workload ({result['calls']} calls, {result['distinct']} searches): hot p99 "
+            "vs cached p99, refresh ahead on",
+            f"{ratio:.2f}× ({on['hot_p99_ms']:.2f} ms vs {on['cached_p99_ms']:.2f} ms; off: hot "
+            f"{off['hot_p99_ms']:.2f} ms, cached {off['cached_p99_ms']:.2f} ms); waited "
+            f"{on['waited']} vs {off['waited']} calls",
+            f"≤ {workload.HOT_RATIO_TARGET:.1f}×",
+            ratio <= workload.HOT_RATIO_TARGET,
+            value=ratio,
+            unit="×",
+            better="lower",
+            noisy=True,
+            sound=True,
+        ),
+        _target(
+            "workload_outage_answered",
+            "the same searches during an outage: share answered (stale, labelled)",
+            f"{seen:.0%} ({on['answered_in_outage']} of {on['seen']}; off: "
+            f"{off['answered_in_outage']})",
+            # Reported, not gated: the search cache's entry ceiling (64 by default) is below
+            # the workload's distinct searches, so today's ceilings cannot meet it.
+            "100% (issue #38), reported only: the search cache holds 64 entries",
+            None,
+        ),
+    ]
 
 
 def mib(value: float) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio.to_thread
@@ -70,7 +70,9 @@ def build_catalog(settings: Settings) -> CatalogService:
     cursors = CursorCodec(settings.cursor_key_current, settings.cursor_key_previous)
     shared = SharedCache.from_settings(settings)  # None without PWC_MCP_CACHE_STORAGE
     flight = None if shared is None else SharedFlight(shared, wait_seconds=settings.catalog_timeout)
-    return CatalogService(CachedCatalog(client, shared=flight), cursors, ChunkCache(shared=shared))
+    stale, ahead = settings.max_stale_seconds, settings.refresh_ahead
+    transport = CachedCatalog(client, shared=flight, max_stale=stale, ahead=ahead)
+    return CatalogService(transport, cursors, ChunkCache(shared=shared, max_stale=stale))
 
 
 async def _docs_document(mcp: FastMCP) -> dict[str, Any]:
@@ -156,7 +158,7 @@ def create_app(
         status = "starting" if ready is None else "ok" if ready else "unavailable"
         if drain is not None and drain.draining:  # stopping: send new calls elsewhere
             status, ready = "draining", False
-        body = {
+        body: dict[str, Any] = {
             "status": status,
             "service": "pwc-mcp",
             "version": __version__,
@@ -169,6 +171,9 @@ def create_app(
                 body["limits"] = "degraded"
             if shared is not None and shared.cache.health.degraded:  # answers cached per process
                 body["cache"] = "degraded"
+            served: Callable[[], dict[str, int]] = getattr(catalog.transport, "stale_served", dict)
+            if stale := served():  # last good answers served, per path family
+                body["stale"] = stale
         headers = {"Cache-Control": "no-store"}
         if ready is None:
             headers["Retry-After"] = STARTING_RETRY_AFTER

@@ -134,7 +134,13 @@ class CatalogService:
         if cached is not None and not _continues(cached, state):
             cached = None  # a borrowed chunk passes the very check a fetched one does
         if cached is None:
-            cached = self._fetch_chunk(state)
+            try:
+                cached = self._fetch_chunk(state)
+            except Exception as error:  # a chunk kept past its TTL, if the catalog failed
+                kept = self.chunks.stale(repr(key), error) if self.chunks is not None else None
+                if kept is None or not _continues(kept, state):
+                    raise
+                return kept
             if self.chunks is not None:
                 stored = (state.paper, cached[3], state.offset, state.limit)
                 self.chunks.set(repr(stored), cached, len(cached[0]))

@@ -23,6 +23,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from pwc_core import deadline
 from pwc_mcp import __version__, ui
+from pwc_mcp.answers import staleness
 from pwc_mcp.answers.models import compact_schema
 from pwc_mcp.caching.cache import CachedCatalog
 from pwc_mcp.caching.memo import ResultMemo
@@ -222,7 +223,11 @@ def build_server(
 ) -> FastMCP:
     tool_providers = [papers.build(catalog), taxonomy.build(catalog), benchmarks.build(catalog)]
     transport = catalog.transport
-    memo = ResultMemo(transport) if isinstance(transport, CachedCatalog) else None
+    memo = (
+        ResultMemo(transport, label=staleness.labelled)
+        if isinstance(transport, CachedCatalog)
+        else None
+    )
     mcp = FastMCP(
         "pwc",
         version=__version__,

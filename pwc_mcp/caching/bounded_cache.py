@@ -9,6 +9,11 @@ per key hash, and the counts halve every 10 × `max_entries` lookups, so popular
 A key seen once, as every key of a scan or a burst is, never displaces an entry used as often;
 the price is that once a cache is full, a new key is stored on its second lookup (or after an
 expiry or a halving), not its first.
+
+With a `grace`, an entry outlives its TTL by that much as the last good copy of its key: a
+lookup no longer finds it (it is stale), only `lookup_stale` does (pwc_mcp/caching/stale.py).
+Stale entries count against the same ceilings and are the first to make room, whatever their
+popularity; a stored entry is one copy, with its birth time, whether fresh or stale.
 """
 
 from __future__ import annotations
@@ -22,7 +27,8 @@ from typing import Any
 
 from cachetools import TTLCache
 
-Entry = tuple[Any, int, int]  # (value, size in bytes, stamp)
+Entry = tuple[Any, int, int, float]  # (value, size in bytes, stamp, birth time)
+Aged = tuple[Any, int, float]  # (value, stamp, age in seconds)
 Budget = Callable[[int], bool]  # may a new entry of this many bytes be stored? (spends it if so)
 
 _MAX_COUNT = 15
@@ -69,6 +75,18 @@ class _Store(TTLCache):
         self.order.move_to_end(key)
         return entry
 
+    def peek(self, key: Hashable) -> Entry | None:
+        """The entry of `key` (None if absent or expired), its recency unchanged."""
+        try:
+            entry: Entry = super().__getitem__(key)
+        except KeyError:
+            return None
+        return entry
+
+    def peek_born(self, key: Hashable) -> float:
+        entry = self.peek(key)
+        return float("inf") if entry is None else entry[3]
+
     def __setitem__(self, key: Hashable, entry: Entry) -> None:
         super().__setitem__(key, entry)
         self.order[key] = entry[1]
@@ -100,7 +118,8 @@ class BoundedTTLCache:
     """Thread-safe, one TTL, bounded by entry count and total bytes, frequency-admitted.
 
     Every stored value gets a stamp, unique for the cache's life: `lookup` returns it, so a
-    caller can tell later whether a key still holds the very value it read."""
+    caller can tell later whether a key still holds the very value it read. An entry is kept
+    `grace` seconds past its TTL, stale (see the module's docstring)."""
 
     def __init__(
         self,
@@ -109,12 +128,14 @@ class BoundedTTLCache:
         max_entries: int,
         max_bytes: int,
         clock: Callable[[], float] = time.monotonic,
+        grace: float = 0.0,
     ) -> None:
-        if ttl <= 0 or max_entries < 1 or max_bytes < 1:
-            raise ValueError("ttl, max_entries and max_bytes must be positive")
+        if ttl <= 0 or max_entries < 1 or max_bytes < 1 or grace < 0:
+            raise ValueError("ttl, max_entries and max_bytes must be positive, grace not negative")
         self.ttl, self.max_entries, self.max_bytes = ttl, max_entries, max_bytes
+        self.grace = grace
         self._lock = threading.Lock()
-        self._store = _Store(ttl, max_bytes, clock)
+        self._store = _Store(ttl + grace, max_bytes, clock)
         self._sketch = Frequencies(max_entries)
         self._stamps = itertools.count(1)
         self.rejections = 0  # new keys refused: not looked up more often than what they'd evict
@@ -141,37 +162,58 @@ class BoundedTTLCache:
     def lookup_many(self, keys: Iterable[Hashable]) -> list[tuple[Any, int] | None]:
         """`lookup` of each key, at one instant under one lock (a remembered result checks
         every entry it was made from)."""
-        found: list[tuple[Any, int] | None] = []
+        return [None if aged is None else aged[:2] for aged in self.lookup_aged(keys)]
+
+    def lookup_aged(self, keys: Iterable[Hashable]) -> list[Aged | None]:
+        """`lookup_many`, with each fresh entry's age."""
+        found: list[Aged | None] = []
         store, add = self._store, self._sketch.add
-        with self._lock, store.timer:  # one instant for the whole operation
+        with self._lock, store.timer as now:  # one instant for the whole operation
             store.expire()  # no expired entry outlives a lookup
             for key in keys:
                 add(key)
-                try:  # `store[key]`, not `get`: one look instead of two (hits are the rule)
-                    entry = store[key]  # a hit becomes the most recently used
-                except KeyError:
+                entry = store.peek(key)
+                if entry is None or now - entry[3] >= self.ttl:  # stale: not an answer
                     found.append(None)
                 else:
-                    found.append((entry[0], entry[2]))
+                    store.order.move_to_end(key)  # a hit becomes the most recently used
+                    found.append((entry[0], entry[2], now - entry[3]))
         return found
 
+    def lookup_stale(self, key: Hashable) -> Aged | None:
+        """The entry kept for `key` past its TTL, with its age; not a use of `key`."""
+        with self._lock, self._store.timer as now:
+            self._store.expire()
+            entry = self._store.peek(key)
+            if entry is None or now - entry[3] < self.ttl:
+                return None
+            return entry[0], entry[2], now - entry[3]
+
     def set(
-        self, key: Hashable, value: Any, size: int, *, budget: Budget | None = None
+        self,
+        key: Hashable,
+        value: Any,
+        size: int,
+        *,
+        budget: Budget | None = None,
+        age: float = 0.0,
     ) -> int | None:
-        """Store `value` as `size` bytes and return its stamp, or None when it is not stored:
-        larger than `max_bytes`, a new key not looked up more often than every entry it would
-        evict, or a new key beyond `budget` (asked only once the key would be admitted).
-        Replacing a stored key needs neither, and is not an eviction."""
-        with self._lock, self._store.timer:
+        """Store `value` as `size` bytes, `age` seconds old (a copy of an older answer), and
+        return its stamp, or None when it is not stored: larger than `max_bytes`, a new key not
+        looked up more often than every fresh entry it would evict, or a new key beyond
+        `budget` (asked only once the key would be admitted). Replacing a stored key needs
+        neither, and is not an eviction."""
+        with self._lock, self._store.timer as now:
             store = self._store
             store.expire()
             resident = store.pop(key, None) is not None
-            if size < 0 or size > self.max_bytes:
+            if size < 0 or size > self.max_bytes or age >= self.ttl + self.grace:
                 return None
-            victims = self._victims(size)
+            victims, stale = self._victims(size, now)
             if not resident:
                 wanted = self._sketch.estimate(key)
-                if any(self._sketch.estimate(victim) >= wanted for victim in victims):
+                fresh = victims[stale:]  # a stale entry makes room for any key
+                if any(self._sketch.estimate(victim) >= wanted for victim in fresh):
                     self.rejections += 1
                     return None
                 if budget is not None and not budget(size):
@@ -181,27 +223,40 @@ class BoundedTTLCache:
                 del store[victim]
                 store.evictions += 1
             stamp = next(self._stamps)
-            store[key] = (value, size, stamp)
+            store[key] = (value, size, stamp, now - age)
             return stamp
 
     def discard(self, key: Hashable, stamp: int) -> None:
         """Drop `key` if it still holds the value stamped `stamp` (not an eviction)."""
         with self._lock, self._store.timer:
-            entry = self._store.get(key)
+            entry = self._store.peek(key)
             if entry is not None and entry[2] == stamp:
                 del self._store[key]
 
-    def _victims(self, size: int) -> list[Hashable]:
-        """The least recently used keys whose removal makes room for `size` more bytes."""
+    def _victims(self, size: int, now: float) -> tuple[list[Hashable], int]:
+        """The keys whose removal makes room for `size` more bytes, stale ones first, then the
+        least recently used; and how many of them are stale."""
         store = self._store
         count, free = len(store), self.max_bytes - int(store.currsize)
+        if count < self.max_entries and size <= free:
+            return [], 0
+        stale = [k for k in store.order if self.grace and now - store.peek_born(k) >= self.ttl]
+        first = set(stale)
         victims: list[Hashable] = []
-        for key, held in store.order.items():
+        for key in itertools.chain(stale, (k for k in store.order if k not in first)):
             if count < self.max_entries and size <= free:
                 break
             victims.append(key)
-            count, free = count - 1, free + held
-        return victims
+            count, free = count - 1, free + store.order[key]
+        return victims, min(len(victims), len(stale))
+
+    @property
+    def stale_entries(self) -> int:
+        """Entries kept past their TTL (last good copies)."""
+        with self._lock, self._store.timer as now:
+            self._store.expire()
+            store = self._store
+            return sum(now - store.peek_born(key) >= self.ttl for key in list(store.order))
 
     def clear(self) -> None:
         with self._lock, self._store.timer:
@@ -231,4 +286,5 @@ class BoundedTTLCache:
             "rejections",
             "over_budget",
         )
-        return {name: getattr(self, name) for name in names}
+        stale = ("grace", "stale_entries") if self.grace else ()  # with none, as before
+        return {name: getattr(self, name) for name in (*names, *stale)}

@@ -17,19 +17,21 @@ an answer had the wrong shape drops every entry it read, so no such answer outli
 
 Level 2 (`shared`, with `PWC_MCP_CACHE_STORAGE`): a local leader's miss asks the replicas' shared
 cache and takes a lease in one round trip (pwc_mcp/caching/leases.py); what it keeps in level 1 it
-also shares, and an entry copied from level 2 lives only as long as it had left there, so no answer
-is served older than its family's TTL. A `reading()` block spends one call's Redis budget.
+also shares, and an entry copied from level 2 is as old there as here, so no answer is served
+older than its family's TTL. A `reading()` block spends one call's Redis budget. Stale if error:
+pwc_mcp/caching/stale.py (`max_stale`); refresh ahead: pwc_mcp/caching/ahead.py (`ahead`).
 
 Counters per path label: `hits`/`misses` of level 1 (misses include coalesced waiters),
 `coalesced` (joined this process's identical upstream call), `l2_hits`/`l2_misses` (the leader's
 look in level 2), `shared_joins` (another replica fetched it during this one's lease wait),
-`uncached` (chunked raw reads), `upstream_calls` by `status`, and `upstream_failures`
-(timeouts, transport errors, unusable answers, 429 and 5xx).
+`uncached` (chunked raw reads), `upstream_calls` by `status`, `upstream_failures` (timeouts,
+transport errors, unusable answers, 429 and 5xx), `stale_served` (last good answers served).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,11 +42,13 @@ from pydantic_core import from_json
 from pwc_core.errors import HTTPStatusError, UpstreamShapeError
 from pwc_core.routes import GENERAL
 from pwc_core.transport import CatalogClient, Reply, canonical_request, encode_params
+from pwc_mcp.caching.ahead import Ahead
 from pwc_mcp.caching.answer_checks import failed, parse, status_label
-from pwc_mcp.caching.bounded_cache import BoundedTTLCache
+from pwc_mcp.caching.bounded_cache import Aged, BoundedTTLCache
 from pwc_mcp.caching.cache_routes import ROUTES, classify, route, ttl_family
 from pwc_mcp.caching.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
-from pwc_mcp.caching.leases import Hit, SharedFlight
+from pwc_mcp.caching.flights import Codec, Fetch, Flight, Led, size_of
+from pwc_mcp.caching.leases import Hit, Lease, SharedFlight
 from pwc_mcp.caching.reads import CURRENT, Read, Reads, allowance, answered_wrong, by_family, note
 from pwc_mcp.caching.shared_values import (
     Miss,
@@ -55,6 +59,7 @@ from pwc_mcp.caching.shared_values import (
     encode_reply,
     keepable,
 )
+from pwc_mcp.caching.stale import LastGood, grace, noted
 from pwc_mcp.config import MiB
 from pwc_mcp.storage.budget import per_call
 
@@ -74,40 +79,9 @@ FORGET_THREADS = 4  # level-2 deletes in flight; past it a shared entry ends wit
 
 # Per path label (the module's docstring says what each counts).
 _LOCAL = ("hits", "misses", "coalesced", "uncached", "upstream_calls", "upstream_failures")
-_COUNTERS = (*_LOCAL, "l2_hits", "l2_misses", "shared_joins")
+_COUNTERS = (*_LOCAL, "l2_hits", "l2_misses", "shared_joins", "stale_served")
 # Why entries were dropped or never stored, summed over the caches (pwc_mcp/caching/bounded_cache.py).
 _DROPS = ("evictions", "rejections", "over_budget")
-
-
-class _Expiring:
-    """A level-1 entry copied from level 2: it lives no longer than it had left there."""
-
-    __slots__ = ("value", "until")
-
-    def __init__(self, value: Any, until: float) -> None:
-        self.value, self.until = value, until
-
-
-class _Flight:
-    __slots__ = ("done", "value", "stamp", "error")
-
-    def __init__(self) -> None:
-        self.done = threading.Event()
-        self.value: Any = None
-        self.stamp: int | None = None  # of the stored answer; None when it was not stored
-        self.error: BaseException | None = None
-
-
-def _size(value: Any) -> int:
-    """Bytes a level-1 value is counted as (what `fetch` reports for a fetched one)."""
-    if isinstance(value, Miss):
-        return len(value.detail.encode()) + 64
-    return len(value.body) if isinstance(value, Reply) else len(value)
-
-
-Found = tuple[Any, int] | None  # (value, stamp) of a level-1 look
-Fetch = Callable[[], tuple[Any, int | None, str]]  # (value, size or None: serve only, status)
-Codec = tuple[Callable[[Any], bytes], Callable[[bytes], Any]]  # a value as a level-2 payload
 
 
 class CachedCatalog:
@@ -121,6 +95,9 @@ class CachedCatalog:
         max_entries: int = 512,
         max_bytes: int = 64 * MiB,
         shared: SharedFlight | None = None,
+        max_stale: float = 0.0,
+        ahead: int = 0,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.client = client
         self.clock = clock
@@ -131,12 +108,15 @@ class CachedCatalog:
                 max_entries=max(1, max_entries * entry_share // 16),
                 max_bytes=max(1, max_bytes * byte_share // 16),
                 clock=clock,
+                grace=grace(ttl, max_stale),
             )
             for name, (ttl, entry_share, byte_share) in FAMILIES.items()
         }
+        self.last_good = LastGood(max_stale, wall)
+        self.ahead = Ahead(ahead, None if shared is None else shared.cache)
         self._lock = threading.Lock()
         self._forgetting = threading.BoundedSemaphore(FORGET_THREADS)
-        self._flights: dict[str, _Flight] = {}
+        self._flights: dict[str, Flight] = {}
         self._counters: dict[str, dict[str, Any]] = {}
 
     def get_json(
@@ -145,11 +125,11 @@ class CachedCatalog:
         """The answer, parsed; with `cached_only`, None unless level 1 holds it (no fetch)."""
         label, shape, family = classify(path)
 
-        parsed: list[Any] = []  # the leader's own parse of the body it fetched or borrowed
+        parsed: list[tuple[bytes, Any]] = []  # (body, its parse) the leader fetched or borrowed
 
         def fetch() -> tuple[bytes, int | None, str]:
             reply = self.client.get(path, params)
-            parsed.append(parse(reply.body, shape))
+            parsed.append((reply.body, parse(reply.body, shape)))
             return reply.body, len(reply.body), str(reply.status)
 
         def borrowed(payload: bytes) -> bytes | Miss | None:
@@ -157,7 +137,7 @@ class CachedCatalog:
             if isinstance(answer, Miss):
                 return answer if family == "public_metadata" else None
             try:
-                parsed[:] = [] if answer is None else [parse(answer, shape)]
+                parsed[:] = [] if answer is None else [(answer, parse(answer, shape))]
             except UpstreamShapeError:
                 return None
             return answer
@@ -171,7 +151,7 @@ class CachedCatalog:
         if isinstance(body, Miss):
             raise HTTPStatusError(body.status, body.detail)
         # A leader answers with the document it validated; hits and coalesced waiters parse afresh.
-        return parsed[0] if parsed else from_json(body)
+        return parsed[0][1] if parsed and parsed[0][0] is body else from_json(body)
 
     def get(self, path: str, params: Mapping[str, Any] | None = None) -> Reply:
         """Raw reply: a whole-document read (no params) is cached; a chunked read (params) is not."""
@@ -210,14 +190,13 @@ class CachedCatalog:
             CURRENT.reset(token)
 
     def still_current(self, entries: Sequence[Read]) -> bool:
-        """Whether every entry read is still the one cached under its key (one look a family);
-        if so each counts as the cache hit it stands for."""
+        """Whether every entry read is still the one cached under its key (one look a family),
+        none due a refresh ahead (read it again); if so each counts as the hit it stands for."""
         with self._lock:
             for family, reads in by_family(entries).items():
-                looks = self.caches[family].lookup_many([read[2] for read in reads])
+                looks = (cache := self.caches[family]).lookup_aged([read[2] for read in reads])
                 for (_, _, key, stamp), found in zip(reads, looks, strict=True):
-                    current = self._current(family, key, found)
-                    if current is None or current[1] != stamp:
+                    if found is None or found[1] != stamp or self.ahead.wanted(key, found, cache):
                         return False
             for _, label, _, _ in entries:
                 self._count(label, "hits")
@@ -255,7 +234,12 @@ class CachedCatalog:
             **{name: sum(c[name] for c in caches.values()) for name in _DROPS},
             "families": families,
             "caches": caches,
+            "ahead": self.ahead.stats(),
         }
+
+    def stale_served(self) -> dict[str, int]:  # per path label that served any (/health)
+        with self._lock:
+            return {k: c["stale_served"] for k, c in self._counters.items() if c["stale_served"]}
 
     # -- internals -------------------------------------------------------------------------
 
@@ -270,27 +254,18 @@ class CachedCatalog:
             if failed(status):
                 counters["upstream_failures"] += 1
 
-    def _lookup(self, family: str, key: str) -> Found:
-        """(value, stamp) in level 1, or None. Caller holds `self._lock`."""
-        return self._current(family, key, self.caches[family].lookup(key))
-
-    def _current(self, family: str, key: str, found: Found) -> Found:
-        """What a look found, but a copy from level 2 past its time is dropped (None)."""
-        if found is None or not isinstance(found[0], _Expiring):
-            return found
-        if self.clock() >= found[0].until:
-            self.caches[family].discard(key, found[1])
-            return None
-        return found[0].value, found[1]
+    def _lookup(self, family: str, key: str) -> Aged | None:
+        """(value, stamp, age) of a fresh entry in level 1, or None. Caller holds `self._lock`."""
+        return self.caches[family].lookup_aged((key,))[0]
 
     def _store(
         self, family: str, key: str, value: Any, size: int, ttl: float | None = None
     ) -> int | None:
-        """Level 1 within the call's share; caller holds `self._lock`."""
+        """Level 1 within the call's share, a copy from level 2 (`ttl` left there, stale time
+        included) as old as it is there; caller holds `self._lock`."""
         cache = self.caches[family]
-        if ttl is not None and ttl < cache.ttl:
-            value = _Expiring(value, self.clock() + ttl)
-        return cache.set(key, value, size, budget=allowance(family, cache, CALL_SHARE))
+        age = 0.0 if ttl is None else max(0.0, cache.ttl + cache.grace - ttl)
+        return cache.set(key, value, size, budget=allowance(family, cache, CALL_SHARE), age=age)
 
     def _uncached(self, label: str, path: str, params: Mapping[str, Any] | None) -> Reply:
         note(GENERAL, label, "", None)
@@ -323,14 +298,19 @@ class CachedCatalog:
             if found is not None:
                 self._count(label, "hits")
                 note(family, label, key, found[1])
-                return found[0]
+        if found is not None:
+            if fetch is not None:  # refreshed in the background when due
+                run = functools.partial(self._lead, key, family, label, fetch, codec, cache_404)
+                self.ahead.consider(label, key, found[1:], self.caches[family].ttl, run)
+            return found[0]
+        with self._lock:
             if fetch is None:  # cached only
                 return None
             self._count(label, "misses")
             flight = self._flights.get(key)
             leader = flight is None
             if flight is None:
-                flight = self._flights[key] = _Flight()
+                flight = self._flights[key] = Flight()
             else:
                 self._count(label, "coalesced")
         if not leader:
@@ -339,9 +319,11 @@ class CachedCatalog:
                 note(family, label, key, None)
                 raise flight.error
             note(family, label, key, flight.stamp)
+            if flight.stale is not None:
+                noted(flight.stale)
             return flight.value
         try:
-            value, stamp = self._lead(key, family, label, fetch, codec, cache_404)
+            value, stamp, stale = self._lead(key, family, label, fetch, codec, cache_404)
         except BaseException as exc:
             with self._lock:
                 flight.error = exc
@@ -349,26 +331,38 @@ class CachedCatalog:
             flight.done.set()
             raise
         with self._lock:
-            flight.value, flight.stamp = value, stamp
+            flight.value, flight.stamp, flight.stale = value, stamp, stale
             del self._flights[key]
         flight.done.set()
+        if stale is not None:
+            noted(stale)
         return value
 
     def _lead(
-        self, key: str, family: str, label: str, fetch: Fetch, codec: Codec, cache_404: bool
-    ) -> tuple[Any, int | None]:
-        """The local leader's value and its level-1 stamp (None: not stored): from level 2,
-        else from the upstream under a lease, shared when it is complete."""
-        found = None if self.shared is None else self.shared.find(family, key, codec[1])
+        self,
+        key: str,
+        family: str,
+        label: str,
+        fetch: Fetch,
+        codec: Codec,
+        cache_404: bool,
+        ahead: bool = False,
+    ) -> Led:
+        """The local leader's value, its level-1 stamp (None: not stored) and, for a last good
+        answer standing in for a failure, its label: from level 2, else from the upstream under
+        a lease, shared when it is complete. `ahead`: a refresh, which goes to the upstream."""
+        cache = self.caches[family]
+        flight = None if ahead else self.shared
+        found = None if flight is None else flight.find(family, key, codec[1], cache.grace)
         if isinstance(found, Hit):
             with self._lock:
                 self._count(label, "l2_hits")
                 if found.joined:
                     self._count(label, "shared_joins")
-                stamp = self._store(family, key, found.value, _size(found.value), found.ttl)
+                stamp = self._store(family, key, found.value, size_of(found.value), found.ttl)
                 note(family, label, key, stamp)
-            return found.value, stamp
-        ttl = self.caches[family].ttl
+            return found.value, stamp, None
+        ttl = cache.ttl + cache.grace  # level 2 keeps it as long as level 1 does
         if found is not None:
             with self._lock:
                 self._count(label, "l2_misses")
@@ -382,19 +376,25 @@ class CachedCatalog:
                     stamp = None
                     if cache_404 and isinstance(exc, HTTPStatusError) and exc.status == 404:
                         miss = Miss(404, exc.detail)
-                        stamp = self._store(family, key, miss, _size(miss))
+                        stamp = self._store(family, key, miss, size_of(miss))
                     # A caller may recover from the failure: its result depends on it.
                     note(family, label, key, stamp)
                 if found is not None and miss is not None:
                     found.publish(encode_miss(miss), ttl)
-                raise
+                kept = (found.stale if found else None, codec[1])
+                last = self.last_good.find(cache, key, exc, kept)
+                if last is None:
+                    raise
+                with self._lock:
+                    self._count(label, "stale_served")
+                return last[0], None, last[1]
             with self._lock:
                 self._count(label, "upstream_calls", status)
                 stamp = None if size is None else self._store(family, key, value, size)
                 note(family, label, key, stamp)
-            if found is not None and size is not None:
-                found.publish(codec[0](value), ttl)
-            return value, stamp
+            if size is not None and self.shared is not None:
+                (found or Lease(self.shared, family, key, None)).publish(codec[0](value), ttl)
+            return value, stamp, None
         finally:
             if found is not None:
                 found.release()

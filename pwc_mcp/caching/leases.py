@@ -17,6 +17,9 @@ on a miss, takes a short lease (`SET lease token NX PX 3000`) in the same round 
   spent (pwc_mcp/storage/budget.py). Then it fetches directly.
 * a value is stored but unusable (invalid, or an answer this route may not take): it fetches
   directly, and what it fetches replaces the value.
+* a value is stored but stale (its time left is within the `grace` the caller keeps answers past
+  their TTL, pwc_mcp/caching/stale.py): it counts as none, a lease is taken as for a miss, and
+  the stale value rides on the `Lease`, the last good answer should the fetch fail.
 
 Every way out is the direct request this replica would have made without Redis: a lease can
 delay a call by at most the wait, never fail it. Counters (leases taken, waits, joins, and why
@@ -33,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from pwc_core import deadline
-from pwc_mcp.caching.shared_cache import SharedCache
+from pwc_mcp.caching.shared_cache import Found, SharedCache
 
 T = TypeVar("T")
 
@@ -50,12 +53,13 @@ _RENEW = (
     "if redis.call('get', KEYS[1]) == ARGV[1] then "
     "return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0"
 )
-# One look: the answer (GETRANGE, PTTL) and, only when there is none, the lease; the third reply
-# is 1 when the lease was taken, 0 when another holds it, -1 when a value was there.
+# One look: the answer (GETRANGE, PTTL) and, only when there is none or it is stale (no more
+# than ARGV[4] ms left), the lease; the third reply is 1 when the lease was taken, 0 when another
+# holds it, -1 when a fresh value was there.
 _FIND = (
     "local value = redis.call('getrange', KEYS[1], 0, ARGV[1]) "
     "local ttl = redis.call('pttl', KEYS[1]) "
-    "if value ~= '' then return {value, ttl, -1} end "
+    "if value ~= '' and ttl > tonumber(ARGV[4]) then return {value, ttl, -1} end "
     "if redis.call('set', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return {value, ttl, 1} end "
     "return {value, ttl, 0}"
 )
@@ -75,8 +79,16 @@ class Lease:
     """Permission to fetch: `held` when this replica holds the shared lease (it then publishes
     or releases), not held when it fetches directly (no Redis, a wait that ended)."""
 
-    def __init__(self, flight: SharedFlight, namespace: str, key: str, token: str | None):
+    def __init__(
+        self,
+        flight: SharedFlight,
+        namespace: str,
+        key: str,
+        token: str | None,
+        stale: Found | None = None,
+    ) -> None:
         self._flight, self.namespace, self.key, self.token = flight, namespace, key, token
+        self.stale = stale  # a stale value level 2 still kept (see the module's docstring)
 
     @property
     def held(self) -> bool:
@@ -117,28 +129,39 @@ class SharedFlight:
         self._renew_every = renew_every
         self.counts = dict.fromkeys(_COUNTS, 0)
 
-    def find(self, namespace: str, key: str, decode: Callable[[bytes], T | None]) -> Hit[T] | Lease:
-        """The answer from level 2 (perhaps after another replica fetched it), or a `Lease`
-        to fetch it; `decode` turns a payload into the answer, None when it is unusable."""
+    def find(
+        self, namespace: str, key: str, decode: Callable[[bytes], T | None], grace: float = 0.0
+    ) -> Hit[T] | Lease:
+        """The fresh answer from level 2 (perhaps after another replica fetched it), or a
+        `Lease` to fetch it; `decode` turns a payload into the answer, None when it is
+        unusable; a value with no more than `grace` seconds left is stale."""
         name, token = self.cache.name("lease", namespace, key), secrets.token_hex(16)
-        read = self.cache.look(namespace, key, _FIND, [name], [token, self.lease_ms])
+        args = [token, self.lease_ms, int(grace * 1000)]
+        read = self.cache.look(namespace, key, _FIND, [name], args)
         if read is None:  # Redis failing, or this call's Redis time spent
             return Lease(self, namespace, key, None)
         found, taken = read
-        hit = self._decoded(found, decode, joined=False)
+        stale = found if found is not None and found.ttl <= grace else None
+        hit = None if stale else self._decoded(found, decode, joined=False)
         if hit is not None:
             return hit
         if taken == 0:
-            return self._wait(namespace, key, name, decode)
+            return self._wait(namespace, key, name, decode, (grace, stale))
         if taken != 1:  # an unusable value: fetch, and replace it
             return Lease(self, namespace, key, None)
         self._count("leases")
         self._hold(name, token)
-        return Lease(self, namespace, key, token)
+        return Lease(self, namespace, key, token, stale)
 
     def _wait(
-        self, namespace: str, key: str, name: str, decode: Callable[[bytes], T | None]
+        self,
+        namespace: str,
+        key: str,
+        name: str,
+        decode: Callable[[bytes], T | None],
+        last: tuple[float, Found | None],
     ) -> Hit[T] | Lease:
+        grace, stale = last
         self._count("waits")
         left = deadline.remaining()
         wait = self.wait_seconds if left is None else max(0.0, min(self.wait_seconds, left))
@@ -146,21 +169,22 @@ class SharedFlight:
         while True:
             if self.clock() >= until:
                 self._count("wait_expired")
-                return Lease(self, namespace, key, None)
+                return Lease(self, namespace, key, None, stale)
             self.pause(pause)
             pause = min(pause * 2, MAX_PAUSE)
             # The lease first: a holder stores before it lets go, so "gone" means "no answer".
             read = self.cache.read(namespace, key, first=("EXISTS", name))
             if read is None:
                 self._count("redis_failed")
-                return Lease(self, namespace, key, None)
-            hit = self._decoded(read[0], decode, joined=True)
+                return Lease(self, namespace, key, None, stale)
+            fresh = read[0] is not None and read[0].ttl > grace  # not the stale value again
+            hit = self._decoded(read[0], decode, joined=True) if fresh else None
             if hit is not None:
                 self._count("joins")
                 return hit
             if not read[1]:
                 self._count("holder_gone")
-                return Lease(self, namespace, key, None)
+                return Lease(self, namespace, key, None, stale)
 
     @staticmethod
     def _decoded(found: Any, decode: Callable[[bytes], T | None], *, joined: bool) -> Hit[T] | None:

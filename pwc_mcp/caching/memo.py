@@ -9,8 +9,9 @@ validation, the worker-thread hop, the handler and the projections, and still ne
 anything a fresh call could not (docs/decisions.md, "Remembered tool results").
 
 Only whole successes are kept: errors are recomputed, and so is a result any part of which was
-degraded (a lookup skipped at the deadline, a scan cut short: pwc_core.degraded), so a transient
-failure is never pinned. The key is the tool name plus the canonical JSON of the arguments
+degraded (a lookup skipped at the deadline, a scan cut short: pwc_core.degraded) or made from a
+last good answer while the catalog failed (pwc_mcp/caching/stale.py: the `label` hook says so
+in the result), so a transient failure is never pinned. The key is the tool name plus the canonical JSON of the arguments
 (injective: no two argument sets share a key); nothing about how tool parameters are declared
 or validated enters it (validation is a function of the arguments). The caller runs the
 admission checks (rate and semantic budgets) before it asks, so a remembered answer costs a
@@ -42,7 +43,8 @@ from pydantic_core import from_json, to_json
 from pwc_core import degraded
 from pwc_mcp.caching.bounded_cache import BoundedTTLCache
 from pwc_mcp.caching.cache import CachedCatalog
-from pwc_mcp.caching.reads import Read, Reads
+from pwc_mcp.caching.reads import Read, Reads, Stale
+from pwc_mcp.caching.stale import oldest
 
 # Arguments longer than this (in canonical JSON) are not worth a key; their calls just run.
 MAX_KEY_CHARS = 4096
@@ -56,7 +58,8 @@ ENTRY_OVERHEAD = 768
 BLOCK_OVERHEAD = 512
 READ_OVERHEAD = 128
 # Why a computed result was not kept (content-free: counted for /metrics).
-REFUSALS = ("degraded", "uncacheable", "too_big", "not_admitted")
+REFUSALS = ("degraded", "stale", "uncacheable", "too_big", "not_admitted")
+Label = Callable[[Any, Stale], Any]  # a result, labelled as made from a stale answer
 # (key, stamp) of each remembered result the framework served in this context (see module doc).
 ANSWERED: ContextVar[list[tuple[str, int]] | None] = ContextVar("pwc_memo_answered", default=None)
 
@@ -76,8 +79,10 @@ class ResultMemo:
         *,
         max_entries: int = 1024,
         max_bytes: int = 4 * 1024 * 1024,
+        label: Label | None = None,
     ) -> None:
         self.catalog = catalog
+        self.label = label
         self.store = BoundedTTLCache(
             ttl=TTL, max_entries=max_entries, max_bytes=max_bytes, clock=catalog.clock
         )
@@ -108,8 +113,12 @@ class ResultMemo:
                 return _rebuilt(found[0])
         with self.catalog.reading() as reads, degraded.watch() as reasons:
             result = await compute()
+        stale = oldest(reads.stale)
         if key is not None:
-            self.counts[self._remember(key, result, reads, bool(reasons))] += 1
+            why = "stale" if stale else self._remember(key, result, reads, bool(reasons))
+            self.counts[why] += 1
+        if stale is not None and self.label is not None and isinstance(result, ToolResult):
+            result = self.label(result, stale)
         return result
 
     def holds(self, key: str, stamp: int) -> _Remembered | None:

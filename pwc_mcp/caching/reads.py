@@ -22,14 +22,26 @@ _WRONG_ANSWERS = (UpstreamShapeError, UnconfirmedFilter)
 Read = tuple[str, str, str, int]  # (family, counter label, key, stamp of the entry read)
 
 
+@dataclass(frozen=True, slots=True)
+class Stale:
+    """How a stale answer is labelled: when it was fetched (wall clock, seconds since the
+    epoch), its age in whole seconds, and the label of the failure it stood in for."""
+
+    as_of: float
+    age_s: int
+    reason: str
+
+
 @dataclass
 class Reads:
     """One call's record: the cache entries it read, for pwc_mcp.caching.memo (`cacheable` turns false
-    when it read anything the cache did not keep), and what it added to each cache so far."""
+    when it read anything the cache did not keep), what it added to each cache so far, and the
+    stale answers it was served."""
 
     entries: list[Read] = field(default_factory=list)
     cacheable: bool = True
     added: dict[str, list[int]] = field(default_factory=dict)  # cache name: [entries, bytes]
+    stale: list[Stale] = field(default_factory=list)  # last good answers used (caching/stale.py)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def spend(self, name: str, entries: int, size_limit: int, size: int) -> bool:
@@ -83,3 +95,11 @@ def answered_wrong(error: BaseException | None) -> bool:
             return True
         error = error.__cause__ or error.__context__
     return False
+
+
+def noted(stale: Stale) -> None:
+    """Record in the current call that it used a stale answer (no result of it is kept)."""
+    reads = CURRENT.get()
+    if reads is not None:
+        reads.cacheable = False
+        reads.stale.append(stale)

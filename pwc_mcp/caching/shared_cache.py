@@ -50,7 +50,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pwc_mcp.cache")
 
-FORMAT = 1  # bump when a payload's layout or meaning changes (pwc_mcp/caching/shared_values.py)
+# Bump when a payload's layout or meaning changes (pwc_mcp/caching/shared_values.py). 2: an
+# answer is kept past its TTL as the last good copy (pwc_mcp/caching/stale.py).
+FORMAT = 2
 PREFIX = "pwc-mcp"
 TAG_BYTES = 32
 ENVELOPE_BYTES = 64 * 1024  # room beside the body: a reply's status and headers, a chunk's meta

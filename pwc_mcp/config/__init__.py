@@ -9,16 +9,29 @@ as one line each, so an operator fixes them all at once.
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 import os
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pwc_core.transport import DEFAULT_BASE_URL
-from pwc_mcp.config.hosts import has_host, http_origin, split_host
-from pwc_mcp.config.storage_urls import url_problem  # it imports the redis client only when asked
+from pwc_mcp.config.values import (
+    Invalid,
+    Network,
+    Parse,
+    cache_storage,
+    catalog_url,
+    hosts,
+    integer,
+    limits_storage,
+    log_level,
+    origins,
+    proxy_networks,
+    public_origin,
+    signing_key,
+    verbatim,
+)
 
 MiB = 1024 * 1024
 CATALOG_TIMEOUT = 25.0
@@ -29,16 +42,8 @@ CATALOG_TIMEOUT = 25.0
 CALL_TIMEOUT = 50
 DEFAULT_ALLOWED_HOSTS = ("localhost:*", "127.0.0.1:*", "[::1]:*")
 LIMIT_RANGE = (1, 10_000)
-# `unlimited` (benchmarks on loopback only): a per-minute window no machine can fill, so the
-# limiter still runs and is measured but never refuses. Not offered in the error message.
-UNLIMITED = "unlimited"
-UNLIMITED_PER_MINUTE = 1_000_000_000
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-# A trusted-proxy range wider than this lets anyone in it choose their identity by header.
-MIN_PROXY_PREFIX = {4: 8, 6: 32}
 CURSOR_KEY_CURRENT = "PWC_MCP_CURSOR_KEY_CURRENT"
 CURSOR_KEY_PREVIOUS = "PWC_MCP_CURSOR_KEY_PREVIOUS"
-Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class ConfigError(ValueError):
@@ -69,6 +74,8 @@ class Settings:
     trusted_proxy_cidrs: tuple[Network, ...] = ()
     rate_limit_storage: str = "memory://"
     cache_storage: str | None = None  # Redis for the answers shared by replicas (level 2)
+    max_stale_seconds: int = 86_400  # last good answers served while the catalog fails (0: none)
+    refresh_ahead: int = 4  # background refreshes at once (0: none)
     cursor_key_current: bytes = field(default_factory=lambda: secrets.token_bytes(32), repr=False)
     cursor_key_previous: bytes | None = field(default=None, repr=False)
     cursor_key_ephemeral: bool = True
@@ -96,17 +103,6 @@ class Settings:
             raise ConfigError(problems)
         values["cursor_key_ephemeral"] = "cursor_key_current" not in values
         return cls(**values)
-
-
-class Invalid(ValueError):
-    """A setting's value is unusable: one message per problem, each naming the variable."""
-
-    def __init__(self, *problems: str) -> None:
-        super().__init__("\n".join(problems))
-        self.problems = list(problems)
-
-
-Parse = Callable[[str, str], Any]  # (variable name, stripped value) -> typed value, or Invalid
 
 
 @dataclass(frozen=True)
@@ -141,121 +137,24 @@ class Documented:
     read_by: str
 
 
-def integer(low: int, high: int, *, unlimited: bool = False) -> Parse:
-    """An integer in [low, high]; `unlimited` also accepts UNLIMITED (per-minute limits)."""
-
-    def parse(name: str, raw: str) -> int:
-        number = _decimal(raw)
-        if number is not None and low <= number <= high:
-            return number
-        if unlimited and raw.lower() == UNLIMITED:
-            return UNLIMITED_PER_MINUTE
-        raise Invalid(f"{name} must be an integer between {low} and {high}")
-
-    return parse
-
-
-def _verbatim(name: str, raw: str) -> str:
-    return raw
-
-
-def _catalog_url(name: str, raw: str) -> str:
-    if raw.startswith(("http://", "https://")) and has_host(raw):
-        return raw.rstrip("/")
-    raise Invalid(f"{name} must be an http:// or https:// URL")
-
-
-def _origins(name: str, raw: str) -> tuple[str, ...]:
-    origins = _split(raw)
-    if any("*" in origin for origin in origins):
-        raise Invalid(f"{name} must not contain a wildcard; list each origin")
-    if bad := [o for o in origins if not o.startswith(("http://", "https://"))]:
-        raise Invalid(f"{name} entries must be http(s) origins: {', '.join(bad)}")
-    return tuple(o.rstrip("/") for o in origins)
-
-
-def _hosts(name: str, raw: str) -> tuple[str, ...]:
-    entries = _split(raw)
-    if bad := [h for h in entries if split_host(h, entry=True) is None]:
-        raise Invalid(
-            f"{name} entries must be host, host:port or host:* (no wildcard host): {', '.join(bad)}"
-        )
-    if not entries:
-        raise Invalid(f"{name} must list at least one host")
-    return tuple(entries)
-
-
-def _public_origin(name: str, raw: str) -> str:
-    if (origin := http_origin(raw)) is None:
-        raise Invalid(
-            f"{name} must be an http(s) origin such as https://pwc.example.org "
-            "(no path, query or credentials)"
-        )
-    return origin
-
-
-def _proxy_networks(name: str, raw: str) -> tuple[Network, ...]:
-    networks: list[Network] = []
-    problems: list[str] = []
-    for item in _split(raw):
-        try:
-            network = ipaddress.ip_network(item, strict=False)
-        except ValueError:
-            problems.append(f"{name} has an invalid network: {item}")
-            continue
-        if network.prefixlen < MIN_PROXY_PREFIX[network.version]:
-            problems.append(
-                f"{name} network {item} is too wide: list your proxies "
-                "(IPv4 /8 or narrower, IPv6 /32 or narrower)"
-            )
-        networks.append(network)
-    if problems:
-        raise Invalid(*problems)
-    return tuple(networks)
-
-
-def _limits_storage(name: str, raw: str) -> str:
-    if raw.startswith(("memory://", "redis://", "rediss://", "redis+unix://")):
-        return raw
-    raise Invalid(f"{name} must be memory:// or a redis:// URI")
-
-
-def _cache_storage(name: str, raw: str) -> str:
-    if (problem := url_problem(raw)) is not None:
-        raise Invalid(f"{name} {problem}")
-    return raw
-
-
-def _signing_key(name: str, raw: str) -> bytes:
-    if len(raw) < 32:
-        raise Invalid(f"{name} must be at least 32 characters")
-    return raw.encode()
-
-
-def _log_level(name: str, raw: str) -> str:
-    if raw.upper() in LOG_LEVELS:
-        return raw.upper()
-    raise Invalid(f"{name} must be one of {', '.join(LOG_LEVELS)}")
-
-
 _LIMIT = integer(*LIMIT_RANGE)
 _PER_MINUTE = integer(*LIMIT_RANGE, unlimited=True)
 
 # Read in this order, so problems are reported in it; the README lists them in it too.
 SETTINGS: tuple[Setting, ...] = (
-    Setting("PWC_MCP_HOST", "host", _verbatim, "bind address (the Docker image sets `0.0.0.0`)"),
+    Setting("PWC_MCP_HOST", "host", verbatim, "bind address (the Docker image sets `0.0.0.0`)"),
     Setting("PORT", "port", integer(1, 65535), "listen port"),
     # The `pwc` CLI reads it too (pwc_core/transport.py), with the same default.
     Setting(
         "PWC_API_URL",
         "api_url",
-        _catalog_url,
+        catalog_url,
         "catalog API base (CLI and server); must be an http(s) URL with a host",
     ),
     Setting(
         "PWC_MCP_ALLOWED_ORIGINS",
         "allowed_origins",
-        _origins,
+        origins,
         "browser Origin allowlist, comma-separated; a `*` is refused at start-up",
         shown="loopback origins, any port",
         blank_is_unset=False,
@@ -263,14 +162,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "PWC_MCP_ALLOWED_HOSTS",
         "allowed_hosts",
-        _hosts,
+        hosts,
         "Host allowlist, `host`, `host:port` or `host:*`; a wildcard host (`*`) is refused at "
         "start-up",
     ),
     Setting(
         "PWC_MCP_PUBLIC_URL",
         "public_url",
-        _public_origin,
+        public_origin,
         "public origin advertised by `/.well-known/mcp` (e.g. `https://paperswithcode.co`); "
         "no path, query or credentials",
     ),
@@ -308,38 +207,49 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "PWC_MCP_TRUSTED_PROXY_CIDRS",
         "trusted_proxy_cidrs",
-        _proxy_networks,
+        proxy_networks,
         "proxies whose `X-Forwarded-For` is trusted (right-most untrusted hop); ranges wider "
         "than IPv4 /8 or IPv6 /32 are refused",
     ),
     Setting(
         "PWC_MCP_RATE_LIMIT_STORAGE",
         "rate_limit_storage",
-        _limits_storage,
+        limits_storage,
         "`limits` storage URI, e.g. `redis://127.0.0.1:6379` to share limits between replicas",
     ),
     Setting(
         "PWC_MCP_CACHE_STORAGE",
         "cache_storage",
-        _cache_storage,
+        cache_storage,
         "Redis URI: catalog answers and single flight shared by replicas ([Scale out](#scale-out))",
+    ),
+    Setting(
+        "PWC_MCP_MAX_STALE_SECONDS",
+        "max_stale_seconds",
+        integer(0, 7 * 86_400),
+        "serve a call's last good answer up to this old, labelled, while the catalog fails "
+        "for it; `0` never ([Performance](#performance))",
+    ),
+    Setting(
+        "PWC_MCP_REFRESH_AHEAD",
+        "refresh_ahead",
+        integer(0, 64),
+        "background refreshes at once of answers read in their TTL's last fifth; `0` none",
     ),
     Setting(
         CURSOR_KEY_CURRENT,
         "cursor_key_current",
-        _signing_key,
+        signing_key,
         "`read_paper` cursor signing key, ≥ 32 characters; set in production",
         shown="ephemeral (warning)",
     ),
     Setting(
         CURSOR_KEY_PREVIOUS,
         "cursor_key_previous",
-        _signing_key,
+        signing_key,
         "the previous key, still accepted during a rotation",
     ),
-    Setting(
-        "LOG_LEVEL", "log_level", _log_level, "`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`"
-    ),
+    Setting("LOG_LEVEL", "log_level", log_level, "`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`"),
 )
 
 READ_ELSEWHERE: tuple[Documented, ...] = (
@@ -376,16 +286,3 @@ def configuration_table() -> str:
     rows += [(f"`{s.env}`", s.default_text(), s.meaning) for s in SETTINGS]
     rows += [(f"`{d.env}`", d.shown, d.meaning) for d in READ_ELSEWHERE]
     return "\n".join(f"| {' | '.join(row)} |" for row in rows)
-
-
-def _split(value: str) -> list[str]:
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-def _decimal(raw: str) -> int | None:
-    if not raw.isdigit():
-        return None
-    try:
-        return int(raw)
-    except ValueError:  # str.isdigit() accepts digits such as "²" that int() refuses
-        return None

@@ -400,6 +400,7 @@ def test_single_flight_one_upstream_call_for_fifty_threads(mock, catalog) -> Non
         "l2_hits": 0,  # no second level configured: never asked
         "l2_misses": 0,
         "shared_joins": 0,
+        "stale_served": 0,
         "status": {"200": 1},
     }
     catalog.get_json("tasks/1/page")

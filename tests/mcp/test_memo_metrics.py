@@ -24,7 +24,13 @@ def test_metrics_count_the_memos_results_without_their_content(sample: RunningCa
     assert answer.status_code == 200
     memo = answer.json()["memo"]
     assert (memo["served"], memo["stored"]) == (2, 1)
-    assert memo["refused"] == {"degraded": 1, "uncacheable": 0, "too_big": 0, "not_admitted": 0}
+    assert memo["refused"] == {
+        "degraded": 1,
+        "stale": 0,
+        "uncacheable": 0,
+        "too_big": 0,
+        "not_admitted": 0,
+    }
     assert memo["store"]["entries"] == 1  # the degraded comparison is not kept
     assert "transformer" not in answer.text and "1706.03762" not in answer.text
     assert answer.json()["chunks"]["max_bytes"] == 16 * 1024 * 1024

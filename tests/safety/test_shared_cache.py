@@ -3,7 +3,7 @@ replicas (each its own level 1, one Redis), the upstream is mocked and counted.
 
 What is shared and for how long, what is never shared, and attack tests: a hostile, corrupt,
 oversized or foreign value in Redis is a miss, never an error; Redis down or slow degrades to
-level 1 with one content-free warning.
+level 1 with one content-free warning. Last, what a replica keeps past a TTL (issue #38).
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def test_an_answer_one_replica_fetched_is_served_to_another(server, store, mock)
     stats = b.stats()["families"]["tasks/{id}/page"]
     assert (stats["l2_hits"], stats["hits"], stats["upstream_calls"]) == (1, 1, 0)
     (key,) = answers(store)
-    assert key.startswith(b"pwc-mcp:answer:v1:taxonomy:") and b"tasks" not in key
+    assert key.startswith(f"pwc-mcp:answer:v{shared_module.FORMAT}:taxonomy:".encode())
+    assert b"tasks" not in key
     assert 0 < store.pttl(key) <= 600_000  # the family's TTL
 
 
@@ -123,7 +124,11 @@ def test_a_new_payload_format_never_reads_an_old_one(server, store, mock, monkey
     new = replica(server.url)
     assert new.get_json("tasks/") == DOC
     assert upstream.call_count == 2 and new.stats()["l2_hits"] == 0
-    assert [k.split(b":")[2] for k in answers(store)] == [b"v1", b"v2"]
+    old, new_format = shared_module.FORMAT - 1, shared_module.FORMAT
+    assert [k.split(b":")[2] for k in answers(store)] == [
+        f"v{old}".encode(),
+        f"v{new_format}".encode(),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -318,3 +323,101 @@ def test_wrong_answers_against_a_stuck_redis_start_a_bounded_number_of_threads(
         assert 1 <= len(forgetting) <= FORGET_THREADS
     finally:
         stuck.set()
+
+
+# -- stale if error and refresh ahead across replicas (issue #38) ---------------------------
+# Level 2 keeps an answer as long as level 1 does (soft expiry at its TTL, hard at the stale
+# bound): a replica started during an outage serves the last good answer another fetched, and
+# one that finds only a stale value asks the catalog. Redis keeps its own time, so an answer's
+# age there is set with PEXPIRE (no sleeps).
+
+DAY = 86_400.0
+TTL = 60.0  # the search family's
+PATH, PARAMS = "papers/search", {"q": "gan"}
+STALE_NEWER = {"id": "1", "results": [{"id": "2", "title": "U"}], "count": 1}
+
+
+def stale_replica(
+    url: str, clock: Callable[[], float] | None = None, ahead: int = 0
+) -> CachedCatalog:
+    """A replica that keeps answers for a day past their TTL."""
+    timing = {"clock": clock} if clock else {}
+    flight = SharedFlight(shared(url, bound=1 << 20))
+    return CachedCatalog(CatalogClient(BASE), shared=flight, max_stale=DAY, ahead=ahead, **timing)
+
+
+def age_in_redis(catalog: CachedCatalog, store: redis.Redis, seconds: float) -> None:
+    """Make the shared value `seconds` old, as Redis counts its time left."""
+    name = name_of(catalog, "search", PATH, PARAMS)
+    assert store.pttl(name) > (DAY - 1) * 1000  # kept for the stale bound, not the TTL
+    store.pexpire(name, int((DAY - seconds) * 1000))
+
+
+def test_a_replica_started_during_an_outage_serves_the_last_good_answer(
+    server: RedisServer, store: redis.Redis, mock: respx.MockRouter
+) -> None:
+    upstream = mock.get(f"/{PATH}").mock(
+        side_effect=[httpx.Response(200, json=DOC), httpx.Response(503)]
+    )
+    first = stale_replica(server.url)
+    first.get_json(PATH, PARAMS)
+    age_in_redis(first, store, 600)  # ten minutes later, the catalog down
+    started = stale_replica(server.url)  # nothing in its own memory
+    with started.reading() as reads:
+        assert started.get_json(PATH, PARAMS) == DOC
+    assert upstream.call_count == 2  # a stale value is no hit: the catalog was asked
+    [stale] = reads.stale
+    assert (stale.age_s, stale.reason) == (600, "503") and not reads.cacheable
+
+
+def test_a_stale_shared_value_is_replaced_by_a_fresh_answer(
+    server: RedisServer, store: redis.Redis, mock: respx.MockRouter
+) -> None:
+    upstream = mock.get(f"/{PATH}").mock(
+        side_effect=[httpx.Response(200, json=DOC), httpx.Response(200, json=STALE_NEWER)]
+    )
+    first = stale_replica(server.url)
+    first.get_json(PATH, PARAMS)
+    age_in_redis(first, store, TTL + 1)
+    second = stale_replica(server.url)
+    assert second.get_json(PATH, PARAMS) == STALE_NEWER  # the catalog answers: fresh
+    third = stale_replica(server.url)
+    assert third.get_json(PATH, PARAMS) == STALE_NEWER  # and it is shared
+    assert upstream.call_count == 2 and third.stats()["l2_hits"] == 1
+
+
+def test_a_fresh_shared_value_is_a_hit_as_before(
+    server: RedisServer, store: redis.Redis, mock: respx.MockRouter
+) -> None:
+    upstream = mock.get(f"/{PATH}").respond(json=DOC)
+    first = stale_replica(server.url)
+    first.get_json(PATH, PARAMS)
+    age_in_redis(first, store, TTL - 5)
+    clock_now = [1000.0]
+    second = stale_replica(server.url, clock=lambda: clock_now[0])
+    assert second.get_json(PATH, PARAMS) == DOC and upstream.call_count == 1
+    clock_now[0] += 5  # its copy is as old as the shared one: it expires with it
+    second.get_json(PATH, PARAMS)
+    stats = second.stats()
+    assert (stats["hits"], stats["l2_hits"], upstream.call_count) == (0, 2, 1)
+
+
+def test_one_replica_refreshes_ahead_for_all(
+    server: RedisServer, store: redis.Redis, mock: respx.MockRouter
+) -> None:
+    upstream = mock.get(f"/{PATH}").respond(json=DOC)
+    clock_now = [1000.0]
+    replicas = [stale_replica(server.url, clock=lambda: clock_now[0], ahead=2) for _ in range(3)]
+    replicas[0].get_json(PATH, PARAMS)
+    for other in replicas[1:]:
+        other.get_json(PATH, PARAMS)  # level-2 hits
+    assert upstream.call_count == 1
+    clock_now[0] += 50  # the last fifth of the TTL, for all three copies
+    for each in replicas:
+        each.get_json(PATH, PARAMS)
+        for thread in list(each.ahead.threads):
+            thread.join(10)
+    assert upstream.call_count == 2  # one refresh, for every replica
+    counts = [each.stats()["ahead"] for each in replicas]
+    assert sum(c["refreshes"] for c in counts) == 1
+    assert sum(c["refresh_shared"] for c in counts) == 2
