@@ -12,14 +12,23 @@ case is in `python -m bench.suggestions`."""
 from __future__ import annotations
 
 import random
+import secrets
 import string
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from fastmcp import Client
 
 import pwc_core.suggest
 from pwc_core.suggest import MAX_CANDIDATES, MAX_COMPARISONS, MAX_TEXT, normal, suggestions
+from pwc_core.transport import CatalogClient
 from pwc_core.values import MAX_TEXT as MAX_ARGUMENT
+from pwc_mcp.caching.cache import FAMILIES, CachedCatalog, ChunkCache
+from pwc_mcp.catalog import CatalogService
+from pwc_mcp.cursors import CursorCodec
+from pwc_mcp.sample import RunningCatalog
+from pwc_mcp.server import build_server
+from tests.helpers.mcp import Answers, call, error_of, make_service
 
 Compared = list[tuple[str, str]]
 # at most: the words' typo checks, and one whole-text comparison per candidate
@@ -98,3 +107,79 @@ def test_each_candidate_is_scored_once_across_lookups(compared: Compared) -> Non
     assert len(compared) == len(set(compared))  # no two texts compared twice
     whole = [b for a, b in compared if " " in a]
     assert sorted(whole) == sorted(normal(name) for name in names)
+
+
+# --- through the tools: the attack as it landed -------------------------------------------
+
+pytestmark = pytest.mark.anyio
+
+# (tool, its name argument, three words common in the sample catalog's names of its kind)
+TOOLS = [
+    ("get_task", "task", "image classification segmentation"),
+    ("get_method", "method", "transformer attention network"),
+    ("get_benchmark", "benchmark", "english german treebank"),
+]
+
+
+@pytest.fixture
+async def fresh(sample: RunningCatalog) -> AsyncIterator[Client]:
+    async with Client(build_server(make_service(sample.url))) as connected:
+        yield connected
+
+
+@pytest.mark.parametrize(("tool", "argument", "words"), TOOLS)
+async def test_the_attack_costs_bounded_work_and_a_repeat_none(
+    fresh: Client, sample: RunningCatalog, compared: Compared, tool: str, argument: str, words: str
+) -> None:
+    name = attack(words)
+    first = await error_of(fresh, tool, **{argument: name})
+    assert first.startswith("not_found: ") and "closest results: " in first
+    assert 0 < len(compared) <= BOUND
+    compared.clear()
+    before = sample.stats.total()
+    again = await error_of(fresh, tool, **{argument: name})
+    assert again == first
+    assert compared == []  # no ranking work
+    assert sample.stats.total() == before  # nor a catalog request
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_remembered_not_found_lasts_as_long_as_the_lookups_it_came_from(
+    upstream: tuple[str, Answers],
+) -> None:
+    url, answers = upstream
+    answers.by_path.clear()
+    clock = Clock()
+    transport = CachedCatalog(CatalogClient(url, timeout=25.0), clock=clock)
+    service = CatalogService(transport, CursorCodec(secrets.token_bytes(32)), ChunkCache())
+    answers.by_path["methods/"] = (200, {"count": 1, "results": [{"id": 1, "name": "Alpha Net"}]})
+    answers.by_path["areas/"] = (200, {"count": 0, "results": []})
+    answers.by_path["methods/1"] = (200, {"id": 1, "name": "Alpha Nte"})
+    async with Client(build_server(service)) as client:
+        missed = await error_of(client, "get_method", method="Alpha Nte")
+        assert missed == "not_found: Method not found: Alpha Nte; closest results: Alpha Net"
+        renamed = [{"id": 1, "name": "Alpha Nte"}]
+        answers.by_path["methods/"] = (200, {"count": 1, "results": renamed})
+        clock.now += FAMILIES["taxonomy"][0] - 1  # the lookup is still cached: so is its miss
+        assert await error_of(client, "get_method", method="Alpha Nte") == missed
+        clock.now += 2  # expired: the catalog is asked again, and now holds the name
+        structured, _ = await call(client, "get_method", method="Alpha Nte")
+        assert structured["data"]["method"]["name"] == "Alpha Nte"
+
+
+async def test_a_not_found_from_a_catalog_404_is_asked_again(
+    fresh: Client, sample: RunningCatalog
+) -> None:
+    # A 404 is no cache entry: nothing tells when the record might appear, so it is not kept.
+    first = await error_of(fresh, "get_method", method="987654")
+    assert first.startswith("not_found: ")
+    before = sample.stats.total()
+    assert await error_of(fresh, "get_method", method="987654") == first
+    assert sample.stats.total() > before
