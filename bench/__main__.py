@@ -241,6 +241,9 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
             results["cost"] = cost.run(logs)  # the worst allowed get_benchmark call
             results["outline"] = outline.run()  # hostile headings beside normal ones
             results["merging"] = merging.run()  # a one-key board beside distinct rows
+            from bench import suggestions
+
+            results["suggestions"] = suggestions.run()  # the worst did-you-mean beside a typo
             if not args.no_profile:
                 print("profiling the hot path ...", flush=True)
                 results["profile"] = profile(

@@ -36,8 +36,8 @@ NEAR_WORD = 0.8  # difflib ratio of words one typo apart ("lerning"/"learning": 
 MAX_CANDIDATES = 500
 MAX_NAME_CHARS = 1000
 MAX_WORDS = 16
-MAX_WORD_LETTERS = 32
-MAX_TEXT = 100
+MAX_WORD_LETTERS = 24
+MAX_TEXT = 64
 MAX_COMPARISONS = 2000
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
