@@ -29,6 +29,7 @@ CASES = [
     ("bench.cost", ["--rounds", "x"]),
     ("bench.merging", ["--rounds", "-1"]),
     ("bench.outline", ["--no-such-flag"]),
+    ("bench.suggestions", ["--rounds", "0"]),
     ("bench.floor", ["floor", "--port", BUSY]),
     ("bench.floor", ["ceiling", "--port", "99999"]),  # was a traceback from uvicorn
     ("bench.floor", ["upstream-floor", "--port", "0"]),  # no catalog to ask
