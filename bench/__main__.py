@@ -256,6 +256,9 @@ def run(args: argparse.Namespace, logs: Path) -> dict[str, Any]:
             results["outline"] = outline.run()  # hostile headings beside normal ones
             results["merging"] = merging.run()  # a one-key board beside distinct rows
             results["workload"] = workload.run(catalog)  # refresh ahead, then an outage
+            from bench import suggestions
+
+            results["suggestions"] = suggestions.run()  # the worst did-you-mean beside a typo
             if not args.no_profile:
                 print("profiling the hot path ...", flush=True)
                 results["profile"] = profile(

@@ -26,7 +26,7 @@ from pwc_core.references import (
     strip_version,
 )
 from pwc_core.replies import extract_rows
-from pwc_core.suggest import CLOSEST_SHOWN, gather, keyword_queries, rank
+from pwc_core.suggest import CLOSEST_SHOWN, Scores, gather, keyword_queries, rank
 from pwc_core.text import tsv_escape
 from pwc_core.transport import entity_segment, paper_segment
 from pwc_core.wording import Ambiguity, Candidate
@@ -81,11 +81,12 @@ class TitleMiss(NotFoundError):
         if alias is not None:
             introduced = f"the paper that introduced {tsv_escape(alias.method)}"
             return f"{self}; {introduced} is {_label(alias.row)}"
+        scores = Scores(typed)  # each title scored once, for the gathering and the ranking
         found = gather(
-            typed, self.rows, lambda q: _keyword_search(client, q), title, keyword_queries
+            typed, self.rows, lambda q: _keyword_search(client, q), title, keyword_queries, scores
         )
         once = {(title(r), row_reference(r)): r for r in found}.values()  # a paper once
-        closest = [_label(r) for r in rank(typed, once, title, CLOSEST_SHOWN)]
+        closest = [_label(r) for r in rank(typed, once, title, CLOSEST_SHOWN, scores)]
         return str(self) + (f"; closest results: {'; '.join(closest)}" if closest else "")
 
 

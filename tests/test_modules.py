@@ -180,7 +180,7 @@ ROOM_RULES: dict[str, set[str]] = {
     "sample": {"serving"},  # the offline catalog never imports the server
     "answers": {"params", "failures"},  # pure functions of a payload: no cache, no request, no tool
     "edge": {"config", "storage", "cursors", "failures"},  # never caching, answers, site or tools
-    "caching": {"config", "storage", "cursors"},  # never answers, site, tools or the edge
+    "caching": {"config", "storage", "cursors", "failures"},  # never answers, site, tools, edge
     "site": {"config", "edge.jsonrpc"},  # the protocol versions it advertises
     "tools": {
         "answers",

@@ -5,7 +5,7 @@ The names come from the filter's own entity listing, as `pwc organization --name
 (pwc_core.suggest ranks them; a task or method also by a few narrower searches). The work is
 bounded whatever is typed: a value longer than MAX_TYPED characters is no catalog name and costs
 no lookup and no ranking; one filter at most is looked up (the only suggestible one asked), and
-at most MAX_CANDIDATES names of at most MAX_NAME characters are ranked. `author` has no
+at most MAX_CANDIDATES (pwc_core.suggest) names of at most MAX_NAME characters are ranked. `author` has no
 suggestions: the catalog has no listing of author names to rank.
 """
 
@@ -20,11 +20,10 @@ from pwc_core.commands.common import NameSearch, candidate_names, q_search
 from pwc_core.commands.taxonomy import LOOKUP, flatten_frameworks
 from pwc_core.errors import PwcError
 from pwc_core.replies import extract_rows
-from pwc_core.suggest import suggestions
+from pwc_core.suggest import MAX_CANDIDATES, suggestions
 
 MAX_TYPED = 100  # characters; the longest names in the catalog are far shorter
 MAX_NAME = 200  # a candidate name longer than this is not ranked
-MAX_CANDIDATES = 500  # names ranked at most, per source
 
 
 def _searched(route: str) -> Callable[[Any, str], tuple[list[str], NameSearch]]:

@@ -8,10 +8,14 @@ expires or is replaced, the next call recomputes. A repeated call therefore skip
 validation, the worker-thread hop, the handler and the projections, and still never returns
 anything a fresh call could not (docs/decisions.md, "Remembered tool results").
 
-Only whole successes are kept: errors are recomputed, and so is a result any part of which was
-degraded (a lookup skipped at the deadline, a scan cut short: pwc_core.degraded) or made from a
-last good answer while the catalog failed (pwc_mcp/caching/stale.py: the `label` hook says so
-in the result), so a transient failure is never pinned. The key is the tool name plus the canonical JSON of the arguments
+Only whole successes and not-founds are kept: other failures are recomputed, and so is a result
+any part of which was degraded (a lookup skipped at the deadline, a scan cut short:
+pwc_core.degraded) or made from a last good answer while the catalog failed
+(pwc_mcp/caching/stale.py: the `label` hook says so in the result), so a transient failure is
+never pinned. A not-found is as pure as a success (it was made from the cache entries it read: a
+catalog 404 is no entry, so a not-found made from one is not kept) and may have cost the most
+(ranking its suggestions, pwc_core.suggest): a repeat raises the same `not_found:` failure
+without running the handler. The key is the tool name plus the canonical JSON of the arguments
 (injective: no two argument sets share a key); nothing about how tool parameters are declared
 or validated enters it (validation is a function of the arguments). The caller runs the
 admission checks (rate and semantic budgets) before it asks, so a remembered answer costs a
@@ -45,6 +49,7 @@ from pwc_mcp.caching.bounded_cache import BoundedTTLCache
 from pwc_mcp.caching.cache import CachedCatalog
 from pwc_mcp.caching.reads import Read, Reads, Stale
 from pwc_mcp.caching.stale import oldest
+from pwc_mcp.failures import Failure, Kind
 
 # Arguments longer than this (in canonical JSON) are not worth a key; their calls just run.
 MAX_KEY_CHARS = 4096
@@ -69,6 +74,12 @@ class _Remembered:
     content: tuple[ContentBlock, ...]
     structured: bytes | None  # JSON
     meta: bytes | None  # JSON
+    reads: tuple[Read, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _NotFound:
+    message: str  # the failure's text after `not_found: `
     reads: tuple[Read, ...]
 
 
@@ -103,29 +114,42 @@ class ResultMemo:
     async def result(self, key: str | None, compute: Callable[[], Awaitable[ToolResult]]) -> Any:
         """The remembered result for `key` while its catalog entries are current, else
         `compute()` as one call of the catalog (its reads recorded, its additions to the caches
-        held to its share), remembered when it succeeds whole on cached entries only."""
+        held to its share), remembered when it succeeds whole, or finds nothing (`not_found:`),
+        on cached entries only."""
         if key is not None:
             found = self.store.lookup(key)
             if found is not None and self._serve(key, *found):
+                if isinstance(found[0], _NotFound):
+                    raise Failure(Kind.NOT_FOUND, found[0].message)
                 answered = ANSWERED.get()
                 if answered is not None:
                     answered.append((key, found[1]))
                 return _rebuilt(found[0])
+        outcome: ToolResult | Failure
         with self.catalog.reading() as reads, degraded.watch() as reasons:
-            result = await compute()
+            try:
+                outcome = await compute()
+            except Failure as failure:
+                if key is None or failure.kind is not Kind.NOT_FOUND:
+                    raise
+                outcome = failure
         stale = oldest(reads.stale)
         if key is not None:
-            why = "stale" if stale else self._remember(key, result, reads, bool(reasons))
+            why = "stale" if stale else self._remember(key, outcome, reads, bool(reasons))
             self.counts[why] += 1
-        if stale is not None and self.label is not None and isinstance(result, ToolResult):
-            result = self.label(result, stale)
-        return result
+        if isinstance(outcome, Failure):
+            raise outcome
+        if stale is not None and self.label is not None and isinstance(outcome, ToolResult):
+            outcome = self.label(outcome, stale)
+        return outcome
 
     def holds(self, key: str, stamp: int) -> _Remembered | None:
         """The entry stamped `stamp` if `key` still holds it (the first half of `serve_again`:
         nothing counted yet)."""
         found = self.store.lookup(key)
-        return found[0] if found is not None and found[1] == stamp else None
+        if found is None or found[1] != stamp or not isinstance(found[0], _Remembered):
+            return None
+        return found[0]
 
     def serve_again(self, key: str, stamp: int, entry: _Remembered) -> bool:
         """Whether `entry` (from `holds`) may be served once more, its catalog entries all still
@@ -135,7 +159,7 @@ class ResultMemo:
         self.counts["served_early"] += 1
         return True
 
-    def _serve(self, key: str, entry: _Remembered, stamp: int) -> bool:
+    def _serve(self, key: str, entry: _Remembered | _NotFound, stamp: int) -> bool:
         if self.catalog.still_current(entry.reads):
             self.counts["served"] += 1
             return True
@@ -158,17 +182,23 @@ class ResultMemo:
         if was_degraded:
             return "degraded"
         # A result that read nothing has nothing to be checked against: it is not kept.
-        if not (reads.cacheable and reads.entries and isinstance(result, ToolResult)):
+        if not (reads.cacheable and reads.entries):
             return "uncacheable"
-        try:
-            entry = _Remembered(
-                tuple(result.content),
-                _json(result.structured_content),
-                _json(result.meta),
-                tuple(reads.entries),
-            )
-        except ValueError:  # not JSON: nothing to parse afresh for the next caller
+        entry: _Remembered | _NotFound
+        if isinstance(result, Failure):
+            entry = _NotFound(result.message, tuple(reads.entries))
+        elif not isinstance(result, ToolResult):
             return "uncacheable"
+        else:
+            try:
+                entry = _Remembered(
+                    tuple(result.content),
+                    _json(result.structured_content),
+                    _json(result.meta),
+                    tuple(reads.entries),
+                )
+            except ValueError:  # not JSON: nothing to parse afresh for the next caller
+                return "uncacheable"
         size = _size(key, entry)
         if size > self.store.max_bytes:
             return "too_big"
@@ -190,12 +220,14 @@ def _rebuilt(entry: _Remembered) -> ToolResult:
     )
 
 
-def _size(key: str, entry: _Remembered) -> int:
+def _size(key: str, entry: _Remembered | _NotFound) -> int:
     """Bytes the entry holds itself (the catalog bodies it was made from are the cache's)."""
+    reads = sum(READ_OVERHEAD + sys.getsizeof(read[2]) for read in entry.reads)
+    if isinstance(entry, _NotFound):
+        return ENTRY_OVERHEAD + sys.getsizeof(key) + sys.getsizeof(entry.message) + reads
     blocks = sum(
         BLOCK_OVERHEAD + sys.getsizeof(getattr(block, "text", None) or getattr(block, "data", ""))
         for block in entry.content
     )
-    reads = sum(READ_OVERHEAD + sys.getsizeof(read[2]) for read in entry.reads)
     held = sum(sys.getsizeof(part) for part in (entry.structured, entry.meta) if part is not None)
     return ENTRY_OVERHEAD + sys.getsizeof(key) + blocks + reads + held

@@ -36,15 +36,15 @@ def closest_said(message: str) -> list[str]:
 
 @pytest.fixture
 def comparisons(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every name compared with a typed value, as pwc_core.suggest ranks them."""
+    """Every text compared with another (difflib) as pwc_core.suggest ranks names."""
     compared: list[str] = []
-    similarity = pwc_core.suggest.similarity
+    ratio = pwc_core.suggest._ratio
 
-    def counted(typed: str, name: str) -> tuple[int, float, float]:
+    def counted(typed: str, name: str) -> float:
         compared.append(name)
-        return similarity(typed, name)
+        return ratio(typed, name)
 
-    monkeypatch.setattr(pwc_core.suggest, "similarity", counted)
+    monkeypatch.setattr(pwc_core.suggest, "_ratio", counted)
     yield compared
 
 

@@ -30,6 +30,7 @@ CASES = [
     ("bench.merging", ["--rounds", "-1"]),
     ("bench.outline", ["--no-such-flag"]),
     ("bench.workload", ["--calls", "none"]),
+    ("bench.suggestions", ["--rounds", "0"]),
     ("bench.floor", ["floor", "--port", BUSY]),
     ("bench.floor", ["ceiling", "--port", "99999"]),  # was a traceback from uvicorn
     ("bench.floor", ["upstream-floor", "--port", "0"]),  # no catalog to ask
