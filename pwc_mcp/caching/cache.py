@@ -6,7 +6,7 @@ array, so no value can pose as another parameter): spellings and tools making on
 entries. Only answers read whole and parsed into the expected shape are stored (as body bytes);
 a miss is parsed once, every hit afresh (no two callers share a mutable answer). Errors are
 never stored, except public-metadata 404s. TTLs and ceilings per family: `FAMILIES` below, in
-sixteenths of `max_entries` / `max_bytes` (defaults 512 / 64 MiB); a route's family is declared
+sixteenths of `max_entries` / `max_bytes` (defaults 2,048 / 64 MiB); a route's family is declared
 with it, in the `ROUTES` of its pwc_core/commands module.
 
 Fair shares: each cache admits a new key only over entries looked up less often
@@ -63,7 +63,15 @@ from pwc_mcp.caching.stale import LastGood, grace, noted
 from pwc_mcp.config import MiB
 from pwc_mcp.storage.budget import per_call
 
-__all__ = ["CHUNK_CALL_SHARE", "FAMILIES", "ROUTES", "CachedCatalog", "ChunkCache", "Reads"]
+__all__ = [
+    "CHUNK_CALL_SHARE",
+    "FAMILIES",
+    "MAX_ENTRIES",
+    "ROUTES",
+    "CachedCatalog",
+    "ChunkCache",
+    "Reads",
+]
 __all__ += ["route", "ttl_family"]
 
 
@@ -74,6 +82,10 @@ FAMILIES: dict[str, tuple[float, int, int]] = {
     "public_metadata": (3600.0, 2, 1),
     "general": (300.0, 8, 9),
 }
+# Entries in all: the bytes are the memory ceiling; the count keeps small answers (a search page,
+# a task) from being evicted while bytes are free, so that a day's distinct calls stay available
+# as last good answers during an outage (issue #38; 512 kept only 64 searches).
+MAX_ENTRIES = 2048
 CALL_SHARE = 16  # one call adds at most 1/16 of a family cache's entries and bytes
 FORGET_THREADS = 4  # level-2 deletes in flight; past it a shared entry ends with its TTL
 
@@ -92,7 +104,7 @@ class CachedCatalog:
         client: CatalogClient,
         *,
         clock: Callable[[], float] = time.monotonic,
-        max_entries: int = 512,
+        max_entries: int = MAX_ENTRIES,
         max_bytes: int = 64 * MiB,
         shared: SharedFlight | None = None,
         max_stale: float = 0.0,

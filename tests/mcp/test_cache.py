@@ -15,7 +15,15 @@ from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, Upst
 from pwc_core.transport import CatalogClient
 from pwc_mcp.caching import answer_checks
 from pwc_mcp.caching import cache as cache_module
-from pwc_mcp.caching.cache import BoundedTTLCache, CachedCatalog, ChunkCache, MiB, route, ttl_family
+from pwc_mcp.caching.cache import (
+    MAX_ENTRIES,
+    BoundedTTLCache,
+    CachedCatalog,
+    ChunkCache,
+    MiB,
+    route,
+    ttl_family,
+)
 from tests.helpers import wait_until
 
 BASE = "https://catalog.test/api/v1"
@@ -285,7 +293,7 @@ def test_general_cache_stays_under_its_byte_ceiling(mock, clock) -> None:
     general = catalog.caches["general"]
     assert general.max_bytes == 9 * 8 * MiB // 16
     assert sum(c.max_bytes for c in catalog.caches.values()) <= 8 * MiB
-    assert sum(c.max_entries for c in catalog.caches.values()) <= 512
+    assert sum(c.max_entries for c in catalog.caches.values()) <= MAX_ENTRIES
     blob = "x" * (2 * MiB - 200)
     mock.get(url__regex=r"/papers/\d+$").mock(
         side_effect=lambda request: httpx.Response(200, json={"id": request.url.path, "blob": blob})
