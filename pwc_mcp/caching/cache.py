@@ -47,6 +47,7 @@ from pwc_mcp.caching.answer_checks import failed, parse, status_label
 from pwc_mcp.caching.bounded_cache import Aged, BoundedTTLCache
 from pwc_mcp.caching.cache_routes import ROUTES, classify, route, ttl_family
 from pwc_mcp.caching.chunk_cache import CHUNK_CALL_SHARE, ChunkCache
+from pwc_mcp.caching.families import CALL_SHARE, FAMILIES, MAX_ENTRIES
 from pwc_mcp.caching.flights import Codec, Fetch, Flight, Led, size_of
 from pwc_mcp.caching.leases import Hit, Lease, SharedFlight
 from pwc_mcp.caching.reads import CURRENT, Read, Reads, allowance, answered_wrong, by_family, note
@@ -63,30 +64,10 @@ from pwc_mcp.caching.stale import LastGood, grace, noted
 from pwc_mcp.config import MiB
 from pwc_mcp.storage.budget import per_call
 
-__all__ = [
-    "CHUNK_CALL_SHARE",
-    "FAMILIES",
-    "MAX_ENTRIES",
-    "ROUTES",
-    "CachedCatalog",
-    "ChunkCache",
-    "Reads",
-]
-__all__ += ["route", "ttl_family"]
+__all__ = ["CALL_SHARE", "CHUNK_CALL_SHARE", "FAMILIES", "MAX_ENTRIES", "ROUTES", "CachedCatalog"]
+__all__ += ["ChunkCache", "Reads", "route", "ttl_family"]
 
 
-# family: (ttl seconds, entry share /16, byte share /16)
-FAMILIES: dict[str, tuple[float, int, int]] = {
-    "search": (60.0, 2, 2),
-    "taxonomy": (600.0, 4, 4),
-    "public_metadata": (3600.0, 2, 1),
-    "general": (300.0, 8, 9),
-}
-# Entries in all: the bytes are the memory ceiling; the count keeps small answers (a search page,
-# a task) from being evicted while bytes are free, so that a day's distinct calls stay available
-# as last good answers during an outage (issue #38; 512 kept only 64 searches).
-MAX_ENTRIES = 2048
-CALL_SHARE = 16  # one call adds at most 1/16 of a family cache's entries and bytes
 FORGET_THREADS = 4  # level-2 deletes in flight; past it a shared entry ends with its TTL
 
 # Per path label (the module's docstring says what each counts).
