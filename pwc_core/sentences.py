@@ -161,6 +161,10 @@ def best_lines(data: dict[str, Any]) -> list[str]:
         direction = scope.get("direction")
         how = f"{direction} is better" if direction else "direction unknown, by the catalog's rank"
         main = "main scope; " if scope.get("main") else ""
+        matched = scope.get("matched")
+        if isinstance(matched, int) and not isinstance(matched, bool):
+            noun = "row" if lead == "Best in" else "matching row"
+            how += f"; {count(matched)} {noun}{'' if matched == 1 else 's'}"
         best, whole = scope.get("best"), scope.get("whole_board_best")
         said = _best_row(best, metric) if isinstance(best, dict) else "no matching row"
         said += f". Whole board: {_best_row(whole, metric)}" if isinstance(whole, dict) else ""

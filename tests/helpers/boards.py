@@ -152,11 +152,23 @@ def oracle_bests(
     found = {}
     for scope in scopes:
         members = [r for r in rows if r["task_id"] == scope.task_id]
-        kept = [
-            r
-            for r in members
-            if (is_open is None or r["is_open"] is is_open)
-            and (extra is None or r["uses_additional_data"] is extra)
-        ]
+        kept = oracle_kept(rows, scope, is_open=is_open, extra=extra)
         found[scope.task_id] = (best(kept, scope), str(best(members, scope)))
     return found
+
+
+def oracle_kept(
+    rows: list[dict[str, Any]],
+    scope: Scope,
+    *,
+    is_open: bool | None = None,
+    extra: bool | None = None,
+) -> list[dict[str, Any]]:
+    """The scope's rows whose flags are known to equal the asked ones."""
+    return [
+        r
+        for r in rows
+        if r["task_id"] == scope.task_id
+        and (is_open is None or r["is_open"] is is_open)
+        and (extra is None or r["uses_additional_data"] is extra)
+    ]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastmcp import Client
 
-from tests.helpers.boards import Scope, oracle_bests, oracle_records, rows_of, serve
+from tests.helpers.boards import Scope, oracle_bests, oracle_kept, oracle_records, rows_of, serve
 from tests.helpers.cli import run_cli
 from tests.helpers.mcp import Answers, call
 
@@ -55,8 +55,11 @@ def line_of(row_id: str, metric: str) -> str:
     return f"{row['model_name']}, {metric} {row['metrics'][metric]:g}"
 
 
-def check_bests(data: dict[str, Any], text: str, oracle: dict[str, tuple[str | None, str]]):
-    """The payload's block and the text's, each against the oracle on its own."""
+def check_bests(
+    data: dict[str, Any], text: str, oracle: dict[str, tuple[str | None, str]], **filters: Any
+):
+    """The payload's block and the text's, each against the oracle on its own (`filters`: the
+    oracle's, for the count of matching rows per scope)."""
     block = data["scope_bests"]
     assert [s["task_id"] for s in block["scopes"]] == ["1", "2"], "the main scope first"
     for scope, entry in zip(SCOPES, block["scopes"], strict=True):
@@ -74,7 +77,11 @@ def check_bests(data: dict[str, Any], text: str, oracle: dict[str, tuple[str | N
         head = f"{lead} Task {scope.task_id} ({main}{scope.metric}, "
         said = next(line for line in text.splitlines() if line.startswith(head))
         expected = line_of(best, scope.metric) if best else "no matching row"
-        assert said.startswith(f"{head}{direction} is better): {expected}")
+        matched = len(oracle_kept(ROWS, scope, **filters))
+        assert entry["matched"] == matched
+        noun = "matching row" if block["among"] == "matching rows" else "row"
+        rows = f"{matched} {noun}{'' if matched == 1 else 's'}"
+        assert said.startswith(f"{head}{direction} is better; {rows}): {expected}")
         if best != whole and block["among"] == "matching rows":
             assert f". Whole board: {line_of(whole, scope.metric)}" in said
 
@@ -84,7 +91,9 @@ def check_bests(data: dict[str, Any], text: str, oracle: dict[str, tuple[str | N
 async def test_every_scopes_best_in_one_call(board, asked, oracle_filters, slice_) -> None:
     # before: nothing in an answer said what led the other scope, or the best open row
     result, text = await call(board, "get_benchmark", benchmark="Bench", **asked, **slice_)
-    check_bests(result["data"], text, oracle_bests(ROWS, SCOPES, **oracle_filters))
+    check_bests(
+        result["data"], text, oracle_bests(ROWS, SCOPES, **oracle_filters), **oracle_filters
+    )
     assert result["data"]["scope_bests"]["among"] == ("matching rows" if asked else "all rows")
 
 
@@ -162,7 +171,7 @@ def test_the_cli_says_the_same(upstream: tuple[str, Answers]) -> None:
     data = run_cli(url, [*argv, "--json"])
     human = run_cli(url, argv)
     assert data.code == 0 and human.code == 0, data.err + human.err
-    check_bests(data.data, human.out, oracle)
+    check_bests(data.data, human.out, oracle, extra=False)
     unknown = sum(r["uses_additional_data"] is None for r in ROWS)
     assert data.data["unknown_extra_training_data"] == unknown
     assert f"{unknown} rows left out" in human.out
