@@ -30,7 +30,7 @@ from pwc_mcp import __version__  # noqa: E402
 from pwc_mcp.caching.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.caching.leases import SharedFlight  # noqa: E402
 from pwc_mcp.caching.shared_cache import SharedCache  # noqa: E402
-from pwc_mcp.caching.upstream import Metered  # noqa: E402
+from pwc_mcp.caching.upstream import Metered, Observe  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
@@ -50,6 +50,8 @@ from pwc_mcp.site import server_card
 from pwc_mcp.site.landing import HEADERS as PAGE_HEADERS  # noqa: E402
 from pwc_mcp.site.landing import LandingPage  # noqa: E402
 from pwc_mcp.site.representations import PerOrigin, respond  # noqa: E402
+from pwc_mcp.tracing import start as start_tracing  # noqa: E402
+from pwc_mcp.tracing import upstream_observer  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"
@@ -61,17 +63,16 @@ STARTUP_GRACE = 2.0
 STARTING_RETRY_AFTER = "1"
 
 
-def build_catalog(settings: Settings, metrics: Metrics | None = None) -> CatalogService:
+def build_catalog(settings: Settings, observe: Observe | None = None) -> CatalogService:
     """One pooled upstream client per process, shared by every tool through the caches; each
-    request it makes timed in `metrics`, if given."""
+    request it makes told to `observe` (the metrics, the traces), if given."""
     client = Metered(  # each request charged to the calling client's catalog budget
         settings.api_url,
         timeout=settings.catalog_timeout,
         max_bytes=settings.max_response_bytes,
         max_connections=32,
     )
-    if metrics is not None:
-        client.observe = metrics.observe_upstream
+    client.observe = observe
     cursors = CursorCodec(settings.cursor_key_current, settings.cursor_key_previous)
     shared = SharedCache.from_settings(settings)  # None without PWC_MCP_CACHE_STORAGE
     flight = None if shared is None else SharedFlight(shared, wait_seconds=settings.catalog_timeout)
@@ -139,7 +140,8 @@ def create_app(
     stops (pwc_mcp.edge.drain: while it runs /health says "draining" and new calls are refused)."""
     settings = settings or Settings.from_env()
     metrics = Metrics(frozenset(TOOLS))
-    catalog = catalog or build_catalog(settings, metrics)
+    start_tracing()  # off without an OTLP endpoint
+    catalog = catalog or build_catalog(settings, upstream_observer(metrics.observe_upstream))
     limiter = RateLimiter(settings) if limiter is None else limiter
     mcp = build_server(
         catalog,
