@@ -42,16 +42,16 @@ from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
 from pwc_mcp.edge.rate_limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
 from pwc_mcp.fast_path import FastPath  # noqa: E402
 from pwc_mcp.first_probe import reporting_first_failure  # noqa: E402
-from pwc_mcp.metrics import CONTENT_TYPE as METRICS_TYPE  # noqa: E402
-from pwc_mcp.metrics import Metrics  # noqa: E402
+from pwc_mcp.observability.metrics import CONTENT_TYPE as METRICS_TYPE  # noqa: E402
+from pwc_mcp.observability.metrics import Metrics  # noqa: E402
+from pwc_mcp.observability.tracing import start as start_tracing  # noqa: E402
+from pwc_mcp.observability.tracing import upstream_observer  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.server import build_server, result_memo  # noqa: E402
 from pwc_mcp.site import server_card
 from pwc_mcp.site.landing import HEADERS as PAGE_HEADERS  # noqa: E402
 from pwc_mcp.site.landing import LandingPage  # noqa: E402
 from pwc_mcp.site.representations import PerOrigin, respond  # noqa: E402
-from pwc_mcp.tracing import start as start_tracing  # noqa: E402
-from pwc_mcp.tracing import upstream_observer  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"
@@ -223,7 +223,7 @@ def create_app(
 
     def stats() -> dict[str, Any]:
         """Content-free cache, memo, upstream and limit counters: /metrics.json as it is, and
-        /metrics' samples besides its histograms (pwc_mcp.metrics)."""
+        /metrics' samples besides its histograms (pwc_mcp.observability.metrics)."""
         cache = getattr(catalog.transport, "stats", None)
         chunks = getattr(catalog.chunks, "stats", None)
         memo = result_memo(mcp)

@@ -18,8 +18,8 @@ from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from pwc_mcp import tracing
 from pwc_mcp.app import create_app
+from pwc_mcp.observability import tracing
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.serving.localserver import serve_in_thread
 from pwc_mcp.site.examples import PROMPT_EXAMPLES, RESOURCE_EXAMPLES, TOOL_EXAMPLES

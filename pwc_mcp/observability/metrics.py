@@ -1,4 +1,4 @@
-"""/metrics in the Prometheus text format: one registry per app (README, "Metrics").
+"""/metrics in the Prometheus text format: one registry per app (README, "Metrics and tracing").
 
 Two histograms are observed as requests end, every label from a closed set:
 

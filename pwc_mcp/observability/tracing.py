@@ -1,4 +1,4 @@
-"""OpenTelemetry export, off unless configured (README, "Tracing").
+"""OpenTelemetry export, off unless configured (README, "Metrics and tracing").
 
 With the `otel` extra installed and ``OTEL_EXPORTER_OTLP_ENDPOINT`` (or the traces-only
 ``OTEL_EXPORTER_OTLP_TRACES_ENDPOINT``) set, `start` installs the SDK: FastMCP's native MCP
