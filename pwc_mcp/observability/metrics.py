@@ -103,6 +103,9 @@ class Metrics:
             ["route", "status_class"],
             registry=self.registry,
         )
+        # label values -> the histogram's child: labels() validates and locks on every call;
+        # the keys are closed sets, so this stays small
+        self._children: dict[tuple[str, ...], Any] = {}
 
     def read_stats(self, snapshot: Snapshot) -> None:
         self.registry.register(StatsCollector(snapshot))
@@ -115,7 +118,11 @@ class Metrics:
             tool = ""
         elif tool == UNKNOWN or tool not in self.tool_names:
             tool = "other"
-        self.operations.labels(method, tool, outcome, protocol).observe(seconds)
+        key = (method, tool, outcome, protocol)
+        child = self._children.get(key)
+        if child is None:
+            child = self._children[key] = self.operations.labels(*key)
+        child.observe(seconds)
 
     def observe_upstream(self, route: str, status_class: str, seconds: float) -> None:
         """pwc_mcp.caching.upstream.Observe."""
