@@ -2,7 +2,7 @@
 
 Routes: POST /mcp (stateless Streamable HTTP, JSON responses), GET /health (cached readiness,
 never waits on the upstream), GET /.well-known/mcp (connection metadata from the request's own
-origin), GET /docs (generated schemas of every tool, resource template and prompt), GET / (the
+origin), GET /metrics and /metrics.json (operators only), GET /docs (generated schemas of every tool, resource template and prompt), GET / (the
 landing page: set-up per client, every tool with an example) and GET /mcp/server-card (the MCP
 Server Card).
 """
@@ -30,7 +30,7 @@ from pwc_mcp import __version__  # noqa: E402
 from pwc_mcp.caching.cache import CachedCatalog, ChunkCache  # noqa: E402
 from pwc_mcp.caching.leases import SharedFlight  # noqa: E402
 from pwc_mcp.caching.shared_cache import SharedCache  # noqa: E402
-from pwc_mcp.caching.upstream import Metered  # noqa: E402
+from pwc_mcp.caching.upstream import Metered, Observe  # noqa: E402
 from pwc_mcp.catalog import CatalogService, Readiness  # noqa: E402
 from pwc_mcp.config import Settings  # noqa: E402
 from pwc_mcp.cursors import CursorCodec  # noqa: E402
@@ -42,6 +42,10 @@ from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS  # noqa: E402
 from pwc_mcp.edge.rate_limits import RateLimiter, SemanticSearchLimit, configure_thread_pool  # noqa: E402
 from pwc_mcp.fast_path import FastPath  # noqa: E402
 from pwc_mcp.first_probe import reporting_first_failure  # noqa: E402
+from pwc_mcp.observability.metrics import CONTENT_TYPE as METRICS_TYPE  # noqa: E402
+from pwc_mcp.observability.metrics import Metrics  # noqa: E402
+from pwc_mcp.observability.tracing import start as start_tracing  # noqa: E402
+from pwc_mcp.observability.tracing import upstream_observer  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.server import build_server, result_memo  # noqa: E402
 from pwc_mcp.site import server_card
@@ -59,14 +63,16 @@ STARTUP_GRACE = 2.0
 STARTING_RETRY_AFTER = "1"
 
 
-def build_catalog(settings: Settings) -> CatalogService:
-    """One pooled upstream client per process, shared by every tool through the caches."""
+def build_catalog(settings: Settings, observe: Observe | None = None) -> CatalogService:
+    """One pooled upstream client per process, shared by every tool through the caches; each
+    request it makes told to `observe` (the metrics, the traces), if given."""
     client = Metered(  # each request charged to the calling client's catalog budget
         settings.api_url,
         timeout=settings.catalog_timeout,
         max_bytes=settings.max_response_bytes,
         max_connections=32,
     )
+    client.observe = observe
     cursors = CursorCodec(settings.cursor_key_current, settings.cursor_key_previous)
     shared = SharedCache.from_settings(settings)  # None without PWC_MCP_CACHE_STORAGE
     flight = None if shared is None else SharedFlight(shared, wait_seconds=settings.catalog_timeout)
@@ -135,7 +141,9 @@ def create_app(
     long start-up waits for the first readiness probe, and the drain `pwc-mcp` runs when it
     stops (pwc_mcp.edge.drain: while it runs /health says "draining" and new calls are refused)."""
     settings = settings or Settings.from_env()
-    catalog = catalog or build_catalog(settings)
+    metrics = Metrics(frozenset(TOOLS))
+    start_tracing()  # off without an OTLP endpoint
+    catalog = catalog or build_catalog(settings, upstream_observer(metrics.observe_upstream))
     limiter = RateLimiter(settings) if limiter is None else limiter
     mcp = build_server(
         catalog,
@@ -218,38 +226,50 @@ def create_app(
         origin, cache = _advertised_origin(request, settings)
         return respond(request, cards.get(origin), cache, server_card.HEADERS)
 
-    @mcp.custom_route("/metrics", methods=["GET"])
-    async def metrics(request: Request) -> JSONResponse:
-        """Content-free cache and upstream counters, for operators on the machine itself.
-
-        Only a direct loopback peer sees them: anything that came through the proxy (which sets
-        X-Forwarded-For) or from elsewhere gets 404, so the route is never public.
-        """
-        if not direct_loopback(request.scope):
-            return JSONResponse({"error": "not_found"}, status_code=404)
-        stats = getattr(catalog.transport, "stats", None)
+    def stats() -> dict[str, Any]:
+        """Content-free cache, memo, upstream and limit counters: /metrics.json as it is, and
+        /metrics' samples besides its histograms (pwc_mcp.observability.metrics)."""
+        cache = getattr(catalog.transport, "stats", None)
         chunks = getattr(catalog.chunks, "stats", None)
         memo = result_memo(mcp)
-        return JSONResponse(
-            {
-                "version": __version__,
-                "ready": readiness.ready,
-                "cache": stats() if callable(stats) else None,
-                "chunks": chunks() if callable(chunks) else None,
-                "memo": memo.stats() if memo is not None else None,
-                # Level 2 and its leases (None: PWC_MCP_CACHE_STORAGE unset).
-                "shared": None
-                if shared is None
-                else {**shared.cache.stats(), "flight": shared.stats()},
-                "limits": {
-                    "shared": limiter.windows.shared,
-                    **limiter.windows.health.stats(),
-                    "memory_keys": len(limiter.windows.memory),
-                    "memory_evicted": limiter.windows.memory.evicted,
-                },
+        return {
+            "version": __version__,
+            "ready": readiness.ready,
+            "cache": cache() if callable(cache) else None,
+            "chunks": chunks() if callable(chunks) else None,
+            "memo": memo.stats() if memo is not None else None,
+            # Level 2 and its leases (None: PWC_MCP_CACHE_STORAGE unset).
+            "shared": None
+            if shared is None
+            else {**shared.cache.stats(), "flight": shared.stats()},
+            "limits": {
+                "shared": limiter.windows.shared,
+                **limiter.windows.health.stats(),
+                "memory_keys": len(limiter.windows.memory),
+                "memory_evicted": limiter.windows.memory.evicted,
+                "refusals": dict(limiter.refusals),
             },
-            headers={"Cache-Control": "no-store"},
+        }
+
+    metrics.read_stats(stats)
+
+    @mcp.custom_route("/metrics", methods=["GET"])
+    async def metrics_route(request: Request) -> Response:
+        """The Prometheus text format, for operators on the machine itself (and the proxy's
+        scraper): only a direct loopback peer sees it; anything that came through the proxy
+        (which sets X-Forwarded-For) or from elsewhere gets 404, so the route is never public."""
+        if not direct_loopback(request.scope):
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        return Response(
+            metrics.exposition(), media_type=METRICS_TYPE, headers={"Cache-Control": "no-store"}
         )
+
+    @mcp.custom_route("/metrics.json", methods=["GET"])
+    async def metrics_json(request: Request) -> JSONResponse:
+        """The same counters as JSON, for people; the same access rule."""
+        if not direct_loopback(request.scope):
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        return JSONResponse(stats(), headers={"Cache-Control": "no-store"})
 
     inner = mcp.http_app(path="/mcp", stateless_http=True, json_response=True)
     lifespan = inner.router.lifespan_context
@@ -270,6 +290,7 @@ def create_app(
         tool_names=frozenset(TOOLS),
         body_seconds=body_seconds,
         drain=drain,
+        observe=metrics.observe_operation,
     )
 
 

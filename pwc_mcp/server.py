@@ -32,6 +32,7 @@ from pwc_mcp.catalog import CatalogService
 from pwc_mcp.config import CALL_TIMEOUT  # the default of PWC_MCP_CALL_TIMEOUT
 from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from pwc_mcp.edge.rate_limits import RATE_LIMITED, RateLimiter, request_client, upstream_refusal
+from pwc_mcp.edge.telemetry import LIMITED, TOOL_ERROR, note_outcome
 from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import refusal
 from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, taxonomy
@@ -110,6 +111,18 @@ class ToolCalls(Middleware):
             await check(message)
 
     async def on_call_tool(
+        self,
+        context: MiddlewareContext[CallToolRequestParams],
+        call_next: CallNext[CallToolRequestParams, ToolResult],
+    ) -> ToolResult:
+        try:
+            return await self._call_tool(context, call_next)
+        except Exception as error:  # the ops line and /metrics say how it ended (a 200 anyway)
+            limited = isinstance(error, Failure) and error.kind is Kind.RATE_LIMITED
+            note_outcome(LIMITED if limited else TOOL_ERROR)
+            raise
+
+    async def _call_tool(
         self,
         context: MiddlewareContext[CallToolRequestParams],
         call_next: CallNext[CallToolRequestParams, ToolResult],

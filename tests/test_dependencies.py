@@ -7,6 +7,7 @@ import importlib.metadata
 import re
 import sys
 import tomllib
+from collections.abc import Mapping
 
 from tests.helpers import PACKAGES, ROOT
 
@@ -38,7 +39,8 @@ def declared() -> set[str]:
 
 
 class _RuntimeImports(ast.NodeVisitor):
-    """Top-level modules imported at run time (`if TYPE_CHECKING:` bodies do not count)."""
+    """Modules imported at run time (`if TYPE_CHECKING:` bodies do not count), dotted as
+    written (`from a import b` counts `a.b`: b may be a module)."""
 
     def __init__(self) -> None:
         self.modules: set[str] = set()
@@ -51,11 +53,33 @@ class _RuntimeImports(ast.NodeVisitor):
             self.visit(statement)
 
     def visit_Import(self, node: ast.Import) -> None:
-        self.modules |= {alias.name.split(".")[0] for alias in node.names}
+        self.modules |= {alias.name for alias in node.names}
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level == 0 and node.module:
-            self.modules.add(node.module.split(".")[0])
+            self.modules |= {f"{node.module}.{alias.name}" for alias in node.names}
+
+
+def owners_of(module: str, owners: Mapping[str, list[str]]) -> set[str]:
+    """The distributions `module` comes from. A top-level name several distributions share (a
+    namespace package: opentelemetry) is the one whose files hold the deepest part of it."""
+    candidates = owners.get(module.split(".")[0], [module.split(".")[0]])
+    if len(candidates) == 1:
+        return {candidates[0]}
+    parts = module.split(".")
+    for depth in range(len(parts), 1, -1):
+        stem = "/".join(parts[:depth])
+        found = {
+            dist
+            for dist in candidates
+            if any(
+                str(f) in (f"{stem}.py", f"{stem}/__init__.py")
+                for f in importlib.metadata.files(dist) or ()
+            )
+        }
+        if found:
+            return found
+    return set(candidates)
 
 
 def imported() -> set[str]:
@@ -64,10 +88,10 @@ def imported() -> set[str]:
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             visitor.visit(ast.parse(path.read_text(encoding="utf-8")))
-    modules = visitor.modules
     owners = importlib.metadata.packages_distributions()
-    third_party = modules - set(sys.stdlib_module_names) - set(PACKAGES)
-    return {canonical(dist) for module in third_party for dist in owners.get(module, [module])}
+    local = set(sys.stdlib_module_names) | set(PACKAGES)
+    third_party = {m for m in visitor.modules if m.split(".")[0] not in local}
+    return {canonical(dist) for module in third_party for dist in owners_of(module, owners)}
 
 
 def test_every_declared_dependency_is_imported() -> None:

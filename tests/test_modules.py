@@ -182,6 +182,9 @@ ROOM_RULES: dict[str, set[str]] = {
     "edge": {"config", "storage", "cursors", "failures"},  # never caching, answers, site or tools
     "caching": {"config", "storage", "cursors", "failures"},  # never answers, site, tools, edge
     "site": {"config", "edge.jsonrpc"},  # the protocol versions it advertises
+    # the labels it exports: the edge's, the declared routes, the tool and prompt names
+    "observability": {"edge.telemetry", "caching.cache_routes", "caching.upstream", "params"}
+    | {"tools.prompts"},
     "tools": {
         "answers",
         "caching",

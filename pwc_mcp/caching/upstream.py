@@ -17,8 +17,13 @@ import threading
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 
+from pwc_core.errors import HTTPStatusError, UpstreamTimeout
 from pwc_core.transport import CatalogClient, Params, Reply
+from pwc_mcp.caching.cache_routes import route
 
+# One catalog request made: (route label, status class, seconds). Every value is content-free:
+# the declared route (cache_routes), "2xx".."5xx", "timeout" or "error".
+Observe = Callable[[str, str, float], None]
 Charge = Callable[[], int | None]  # one catalog request: None when admitted, else seconds to wait
 
 
@@ -73,10 +78,31 @@ def current_client() -> str:
 
 class Metered(CatalogClient):
     """The upstream client, each request charged to the current call's account before it is
-    made (none outside a call: the readiness probe and the CLI are not charged)."""
+    made (none outside a call: the readiness probe and the CLI are not charged), and each
+    request made timed for `observe` (the app's /metrics) when set."""
+
+    observe: Observe | None = None
 
     def get(self, path: str, params: Params = None) -> Reply:
         account = CURRENT.get()
         if account is not None:
             account.spend()
-        return super().get(path, params)
+        if self.observe is None:
+            return super().get(path, params)
+        started, outcome = self.clock(), "error"
+        try:
+            reply = super().get(path, params)
+            outcome = status_class(reply.status)
+            return reply
+        except HTTPStatusError as error:
+            outcome = status_class(error.status)
+            raise
+        except UpstreamTimeout:
+            outcome = "timeout"
+            raise
+        finally:
+            self.observe(route(path)[0], outcome, self.clock() - started)
+
+
+def status_class(status: int) -> str:
+    return f"{status // 100}xx" if 100 <= status <= 599 else "error"

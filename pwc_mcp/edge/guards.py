@@ -47,7 +47,7 @@ from pwc_mcp.edge.drain import CUT, STOP_HEADERS, Drain, DrainGate
 from pwc_mcp.edge.identity import header_values
 from pwc_mcp.edge.jsonrpc import INTERNAL_ERROR, INVALID_REQUEST, send_error
 from pwc_mcp.edge.rate_limits import RateLimiter
-from pwc_mcp.edge.telemetry import OpsLog
+from pwc_mcp.edge.telemetry import Observe, OpsLog
 
 log = logging.getLogger("pwc_mcp.guards")
 
@@ -257,8 +257,10 @@ def protect(
     mcp_path: str = "/mcp",
     body_seconds: float = BODY_SECONDS,
     drain: Drain | None = None,
+    observe: Observe | None = None,
 ) -> ASGIApp:
-    """Wrap the whole Starlette app (every route) in the safety layers, in the documented order."""
+    """Wrap the whole Starlette app (every route) in the safety layers, in the documented order;
+    `observe` is told how each request to /mcp ended (the ops line's labels and its seconds)."""
     path = mcp_path.rstrip("/")
     wrapped: ASGIApp = ResponseBound(
         app, max_response_bytes=settings.max_response_bytes, mcp_path=path
@@ -276,4 +278,4 @@ def protect(
     wrapped = RouteBudget(wrapped, limiter, mcp_path=path)
     wrapped = OriginGuard(wrapped, settings.allowed_origins)
     wrapped = HostGuard(wrapped, settings.allowed_hosts)
-    return OpsLog(wrapped, tool_names=tool_names, mcp_path=path)
+    return OpsLog(wrapped, tool_names=tool_names, mcp_path=path, observe=observe)

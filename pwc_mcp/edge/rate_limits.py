@@ -52,6 +52,9 @@ STATE_KEY = "pwc_client"  # scope["state"] key holding the request's ``Client``
 HOUSEKEEPING_FACTOR = 5  # housekeeping per minute = 5 x the request limit (300 by default)
 GROUP_FACTOR = 16  # an IPv6 /48 gets 16 x each per-client budget and concurrency
 Lease = tuple[str, ...]  # the in-flight keys a request holds
+# What a refusal is counted as (/metrics): a budget's kind, the concurrency lease, the global
+# ceiling, a spent catalog budget refused up front.
+REFUSAL_KINDS = ("request", "semantic", "housekeeping", "concurrency", "busy", "catalog")
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,7 @@ class RateLimiter:
             settings.upstream_limit, GROUP_FACTOR, self.windows.memory.now
         )
         self.global_active = 0
+        self.refusals = dict.fromkeys(REFUSAL_KINDS, 0)  # by kind, since start
 
     @property
     def degraded(self) -> bool:
@@ -149,14 +153,17 @@ class RateLimiter:
     # -- concurrency (synchronous: check-and-increment must not yield to the loop) ------------
     def acquire(self, client: Client) -> Lease | Refusal:
         if self.global_active >= self.global_limit:
+            self.refusals["busy"] += 1
             return BUSY
         limits = [(client.key, self.concurrency_limit)]
         if client.group is not None:
             limits.append((client.group, self.concurrency_limit * GROUP_FACTOR))
         refused = self.table.acquire(limits)
         if refused == "full":  # the table's backstop: only that many requests in flight
+            self.refusals["busy"] += 1
             return BUSY
         if refused is not None:
+            self.refusals["concurrency"] += 1
             return Refusal(
                 429, 1, f"{Kind.RATE_LIMITED}: too many concurrent requests; retry in 1 s"
             )
@@ -173,6 +180,7 @@ class RateLimiter:
         else one hit of its request budget."""
         spent = self.upstream.spent(client)
         if spent is not None:
+            self.refusals["catalog"] += 1
             return Refusal(429, spent, f"{Kind.RATE_LIMITED}: {upstream_refusal(spent)}")
         wait = await self.hit("request", client)
         if wait is None:
@@ -197,6 +205,12 @@ class RateLimiter:
         bounded by the site budgets); the per-client window is hit before the site's, so a
         client over its own budget never spends its neighbours'.
         """
+        wait = await self._hit(kind, client)
+        if wait is not None:
+            self.refusals[kind] += 1
+        return wait
+
+    async def _hit(self, kind: str, client: Client) -> int | None:
         item, group_item = self.budgets[kind]
         if client.group is not None:
             wait = await self.windows.test(group_item, f"{kind}-site", client.group)

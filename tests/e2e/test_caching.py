@@ -65,11 +65,12 @@ def test_an_error_is_not_cached(catalog: RunningCatalog, http) -> None:
 
 def test_metrics_are_content_free_and_loopback_only(http) -> None:
     tool_call(http, "search_papers", {"query": "metrics-secret-query", "mode": "keyword"})
-    answer = http.get("/metrics")
+    answer = http.get("/metrics.json")
     assert answer.status_code == 200
     body = answer.text
     assert "metrics-secret-query" not in body
     cache = answer.json()["cache"]
     assert cache["upstream_calls"] > 0 and cache["hits"] >= 0
-    forwarded = http.get("/metrics", headers={"X-Forwarded-For": "203.0.113.9"})
-    assert forwarded.status_code == 404
+    for route in ("/metrics", "/metrics.json"):
+        forwarded = http.get(route, headers={"X-Forwarded-For": "203.0.113.9"})
+        assert forwarded.status_code == 404

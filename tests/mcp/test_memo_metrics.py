@@ -1,4 +1,4 @@
-"""/metrics counts what the memo of tool results did, content-free: results served from it,
+"""/metrics.json counts what the memo of tool results did, content-free: results served from it,
 results stored, and results refused by reason (a degraded answer is one), over the real app."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def test_metrics_count_the_memos_results_without_their_content(sample: RunningCa
             tool_call(http, "get_method", {"method": "transformer"}, index)
         sample.faults.fail(502, times=5, path_prefix="datasets/403/evaluations")
         tool_call(http, "get_paper_evaluations", {"paper": "1706.03762", "against_sota": True})
-        answer = http.get("/metrics")
+        answer = http.get("/metrics.json")
     assert answer.status_code == 200
     memo = answer.json()["memo"]
     assert (memo["served"], memo["stored"]) == (2, 1)

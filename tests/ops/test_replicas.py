@@ -89,7 +89,7 @@ class Deployment:
 
     def metrics(self) -> list[dict[str, Any]]:
         """Each live replica's /metrics (direct: a loopback peer without X-Forwarded-For)."""
-        return [httpx.get(f"{r.origin}/metrics", timeout=10).json() for r in self.live()]
+        return [httpx.get(f"{r.origin}/metrics.json", timeout=10).json() for r in self.live()]
 
 
 def family(metrics: dict[str, Any], label: str) -> dict[str, int]:

@@ -14,6 +14,7 @@ import pytest
 
 from pwc_mcp.app import create_app
 from pwc_mcp.config import ConfigError, Settings
+from pwc_mcp.edge.rate_limits import REFUSAL_KINDS
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.serving.localserver import serve_in_thread
 from tests.helpers.e2e import settings_for, tool_call
@@ -65,7 +66,7 @@ def test_an_answer_one_app_fetched_serves_the_other(sample, replicas, redis_stor
         assert tool_call(a, "get_task", arguments) == tool_call(b, "get_task", arguments)
         fetched = sample.stats.requests
         assert fetched and set(fetched.values()) == {1}  # every answer fetched once, by a
-        metrics = b.get("/metrics")
+        metrics = b.get("/metrics.json")
     cache, shared = metrics.json()["cache"], metrics.json()["shared"]
     assert cache["upstream_calls"] == 0 and cache["l2_hits"] == sum(fetched.values())
     assert cache["l2_misses"] == 0 and shared["hits"] == cache["l2_hits"]
@@ -95,7 +96,7 @@ def test_redis_down_costs_no_call_and_health_says_so(sample: RunningCatalog) -> 
         assert "cache" not in http.get("/health").json()  # nothing has failed yet
         tool_call(http, "get_method", {"method": "transformer"})
         health = http.get("/health")
-        metrics = http.get("/metrics").json()
+        metrics = http.get("/metrics.json").json()
     assert health.status_code == 200
     assert health.json()["status"] == "ok" and health.json()["cache"] == "degraded"
     assert "limits" not in health.json()  # limits are in memory: nothing to degrade
@@ -110,6 +111,7 @@ def test_redis_down_costs_no_call_and_health_says_so(sample: RunningCatalog) -> 
         "skipped": 0,
         "memory_keys": 1,  # the request window of this test's client (housekeeping is exempt)
         "memory_evicted": 0,
+        "refusals": dict.fromkeys(REFUSAL_KINDS, 0),
     }
     assert str(port) not in str(metrics)
 
@@ -120,7 +122,7 @@ def test_without_the_setting_nothing_changes(sample: RunningCatalog) -> None:
         httpx.Client(base_url=server.origin, timeout=30) as http,
     ):
         tool_call(http, "get_method", {"method": "transformer"})
-        metrics = http.get("/metrics").json()
+        metrics = http.get("/metrics.json").json()
         assert "cache" not in http.get("/health").json()
     assert metrics["shared"] is None
     assert metrics["cache"]["l2_hits"] == metrics["cache"]["l2_misses"] == 0

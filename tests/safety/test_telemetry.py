@@ -12,8 +12,8 @@ from tests.helpers import wait_until
 from tests.helpers.safety import rpc
 
 LINE = re.compile(
-    r"mcp_request tool=(\S+) method=(\S+) status=(\d+) latency_ms=(\d+) bytes=(\d+) "
-    r"protocol=(\S+) version=(\S+)"
+    r"mcp_request tool=(\S+) method=(\S+) status=(\d+) outcome=(\S+) latency_ms=(\d+) "
+    r"bytes=(\d+) protocol=(\S+) version=(\S+)"
 )
 QUERY = "zebra-quasar-7f3c transformer distillation"
 PAPER = "2401.99999v9-secretpaper"
@@ -56,24 +56,26 @@ def test_one_content_free_line_per_request(serve, caplog, clock):
     wait_until(lambda: len(_ops_lines(caplog)) >= len(responses))
     lines = _ops_lines(caplog)
     assert len(lines) == len(responses)
-    got = [(m[1], m[2], int(m[3])) for m in lines]
+    got = [(m[1], m[2], int(m[3]), m[4]) for m in lines]
     assert got == [
-        ("search_papers", "tools/call", 200),
-        ("search_papers", "tools/call", 200),
-        ("get_task", "tools/call", 200),
-        ("unknown", "tools/call", 200),
-        ("unknown", "unknown", 400),  # admission refuses the unsupported protocol version
-        ("get_task", "tools/call", 429),
-        ("unknown", "unknown", 400),
-        ("unknown", "unknown", 405),
-        ("unknown", "unknown", 403),
-        ("ping", "ping", 200),
+        ("search_papers", "tools/call", 200, "ok"),
+        ("search_papers", "tools/call", 200, "limited"),  # the semantic limit: isError
+        ("get_task", "tools/call", 200, "tool_error"),  # not found: isError, a 200 all the same
+        ("unknown", "tools/call", 200, "tool_error"),
+        ("unknown", "unknown", 400, "protocol_error"),  # admission refuses the protocol version
+        ("get_task", "tools/call", 429, "limited"),
+        ("unknown", "unknown", 400, "protocol_error"),
+        ("unknown", "unknown", 405, "protocol_error"),
+        ("unknown", "unknown", 403, "protocol_error"),
+        ("ping", "ping", 200, "ok"),
     ]
+    levels = [r.levelno for r in caplog.records if r.name == OPS_LOGGER]
+    assert [level == logging.ERROR for level in levels] == [m[4] == "tool_error" for m in lines]
     for m, r in zip(lines, responses, strict=True):
-        assert int(m[5]) == len(r.content)
-        assert m[7] and m[7] != "unknown"
-    assert [m[6] for m in lines][:4] == ["2025-11-25"] * 4
-    assert lines[4][6] == "unknown"  # an unknown protocol header value is never echoed
+        assert int(m[6]) == len(r.content)
+        assert m[8] and m[8] != "unknown"
+    assert [m[7] for m in lines][:4] == ["2025-11-25"] * 4
+    assert lines[4][7] == "unknown"  # an unknown protocol header value is never echoed
 
     text = caplog.text + "".join(str(r.args) for r in caplog.records)
     for secret in (
