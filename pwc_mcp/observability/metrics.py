@@ -42,6 +42,7 @@ MAPS = {
 GAUGES = frozenset(
     {"ready", "ttl", "entries", "bytes", "max_entries", "max_bytes", "memory_keys"}
     | {"shared", "degraded", "held", "format"}
+    | {"grace", "stale_entries", "slots"}  # the last good answers kept, refresh-ahead slots
 )
 _NAME = re.compile(r"[^a-zA-Z0-9_]+")
 Snapshot = Callable[[], Mapping[str, Any]]

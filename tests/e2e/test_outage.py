@@ -130,7 +130,7 @@ def test_down_for_ten_minutes_every_known_call_is_answered_and_labelled(drill: D
     assert labelled["search_papers"] == list(range(1, 11))
     assert labelled["get_paper_info"] == list(range(5, 11))
     assert all(minutes[-1] == 10 for minutes in labelled.values()), labelled
-    metrics = drill.http.get("/metrics").json()["cache"]
+    metrics = drill.http.get("/metrics.json").json()["cache"]
     assert metrics["stale_served"] > 0
     health = drill.http.get("/health").json()
     assert health["stale"] and all(count > 0 for count in health["stale"].values())
@@ -209,7 +209,7 @@ def test_a_popular_call_never_waits_for_the_catalog_when_refreshed_ahead(
             drill.answered(name, arguments)
             for thread in list(drill.cache.ahead.threads):
                 thread.join(10)  # the refresh behind the call ends before the next call
-        counters = drill.http.get("/metrics").json()["cache"]["families"]["papers/search"]
+        counters = drill.http.get("/metrics.json").json()["cache"]["families"]["papers/search"]
     waited = counters["misses"] - 1  # calls answered only after asking the catalog
     requests = catalog.stats.requests["papers/search"]
     if ahead:
