@@ -5,13 +5,16 @@ The examples themselves are declared with each command (pwc_core/declarations, c
 
 from __future__ import annotations
 
+import textwrap
+
+from pwc_core.errors import EXIT_CODES
 from pwc_core.transport import DEFAULT_BASE_URL
 
+CODES = "Exit codes: " + ", ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items())
 FOOTER = (
     f"The catalog is $PWC_API_URL (default {DEFAULT_BASE_URL}).\n"
     "Output: aligned columns in a terminal, TSV or Markdown when piped, JSON with --json.\n"
-    "Exit codes: 0 success, 2 invalid usage, 3 network/server failure,\n"
-    "4 unusable API response or not found."
+    + textwrap.fill(CODES + ".", 66)
 )
 
 

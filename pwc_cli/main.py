@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -13,6 +14,7 @@ from pwc_cli.mistyped import flag_hint
 from pwc_cli.parser import VERSION_LINE, build_tree, words_of
 from pwc_cli.render import Screen, envelope
 from pwc_cli.settings import api_url
+from pwc_cli.skills import install
 from pwc_cli.terminal import Terminal
 from pwc_cli.views import load_views
 from pwc_core.commands import Catalog, answer
@@ -75,6 +77,8 @@ def main(
     if args.command == "version":
         print(VERSION_LINE, file=out)
         return 0
+    if args.command == "skills add":
+        return _install_skill(args, out, err)
     screen = screen_for(out, tty, width)
     owned = client is None
     catalog = client
@@ -104,6 +108,18 @@ def main(
     finally:
         if owned and isinstance(catalog, CatalogClient):
             catalog.close()
+
+
+def _install_skill(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """`pwc skills add`: no catalog; a refusal is one `pwc: <message>` line (exit 2)."""
+    try:
+        done = install(args)
+    except PwcError as exc:
+        print(f"pwc: {message(exc)}", file=err)
+        return exc.exit_code
+    for line in done:
+        print(line, file=out)
+    return 0
 
 
 def entry() -> None:

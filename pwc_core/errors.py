@@ -10,6 +10,13 @@ from urllib.parse import urlsplit
 from pwc_core.scrub import without_internals
 from pwc_core.wording import Ambiguity, Words
 
+# The `pwc` exit codes, a stable contract: each error class below carries one (`exit_code`).
+EXIT_CODES = {
+    0: "success",
+    2: "invalid usage",
+    3: "network/server failure",
+    4: "unusable API response or not found",
+}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
 DETAIL_LIMIT = 200
 # Said wherever the catalog cannot be reached: by `pwc` on a connection failure and by

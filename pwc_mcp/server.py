@@ -35,7 +35,7 @@ from pwc_mcp.edge.rate_limits import RATE_LIMITED, RateLimiter, request_client, 
 from pwc_mcp.edge.telemetry import LIMITED, TOOL_ERROR, note_outcome
 from pwc_mcp.failures import Failure, Kind
 from pwc_mcp.params import refusal
-from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, taxonomy
+from pwc_mcp.tools import LeanTool, benchmarks, completion, papers, prompts, skills, taxonomy
 
 HOUR_MS = 3_600_000
 INSTRUCTIONS = """\
@@ -251,7 +251,7 @@ def build_server(
         middleware=[ToolCalls(checks, call_timeout=call_timeout, memo=memo, limiter=limiter)],
     )
     mcp.add_completion_handler(completion.Completer(catalog, call_timeout=call_timeout))
-    _reach_inside(mcp, tool_providers, [prompts.provider, ui.build()])
+    _reach_inside(mcp, tool_providers, [prompts.provider, ui.build(), skills.build()])
     return mcp
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -40,7 +41,10 @@ def test_the_text_samples_show_an_example_per_tool_family() -> None:
 
 
 @pytest.mark.parametrize("line", CLI_LINES)
-def test_cli_example_runs(line: str, sample) -> None:
+def test_cli_example_runs(
+    line: str, sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # an example may write a file (`pwc skills add`)
     result = run_cli(sample.url, shlex.split(line)[1:])
     assert result.code == 0, result.err
     assert result.out

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from pwc_core.declarations import benchmarks, papers, taxonomy
+from pwc_core.declarations import benchmarks, papers, skills, taxonomy
 from pwc_core.declare import CLI, Command, Examples, Group
 
 DESCRIPTION = "Read-only client for the Papers With Code research catalog (API v1)."
@@ -19,17 +19,24 @@ DECLARED: tuple[Command | Group, ...] = (
     *papers.DECLARED,
     *taxonomy.DECLARED,
     *benchmarks.DECLARED,
+    *skills.DECLARED,
     VERSION,
 )
 COMMANDS: dict[str, Command] = {d.path: d for d in DECLARED if isinstance(d, Command)}
 GROUPS: dict[str, Group] = {d.path: d for d in DECLARED if isinstance(d, Group)}
-RESEARCH_COMMANDS = tuple(path for path in COMMANDS if COMMANDS[path] is not VERSION)
+# The CLI's own commands: they ask the catalog nothing, so no tool runs them.
+OWN_COMMANDS = frozenset(
+    {VERSION.path, *(d.path for d in skills.DECLARED if isinstance(d, Command))}
+)
+RESEARCH_COMMANDS = tuple(path for path in COMMANDS if path not in OWN_COMMANDS)
 # Every parser path ("" is the root, "paper" a group) -> its --help examples.
 EXAMPLES: dict[str, Examples] = {"": ROOT_EXAMPLES, **{d.path: d.examples for d in DECLARED}}
 # MCP tool -> the command it runs, in declaration order.
 TOOL_COMMANDS: dict[str, str] = {c.tool: path for path, c in COMMANDS.items() if c.tool}
 # What only changes how the CLI shows an answer (or where it writes it): never a tool's.
-PRESENTATION = frozenset(p.dest for c in COMMANDS.values() for p in c.params if p.where == CLI)
+PRESENTATION = frozenset(
+    p.dest for path in RESEARCH_COMMANDS for p in COMMANDS[path].params if p.where == CLI
+)
 
 
 def check(declared: tuple[Command | Group, ...]) -> None:

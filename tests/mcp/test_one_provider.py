@@ -12,7 +12,7 @@ from fastmcp.server.providers import LocalProvider
 
 from pwc_mcp import ui
 from pwc_mcp.server import build_server
-from pwc_mcp.tools import benchmarks, papers, prompts, taxonomy
+from pwc_mcp.tools import benchmarks, papers, prompts, skills, taxonomy
 from tests.helpers.mcp import make_service
 
 pytestmark = pytest.mark.anyio
@@ -27,7 +27,7 @@ def _declared(service: Any) -> dict[str, set[str]]:
         "prompt": set(),
     }
     domains = [module.build(service) for module in (papers, taxonomy, benchmarks)]
-    for provider in [*domains, prompts.provider, ui.build()]:
+    for provider in [*domains, prompts.provider, ui.build(), skills.build()]:
         for key in provider._components:
             kind, _, name = key.partition(":")
             kinds[kind].add(name.partition("@")[0])
