@@ -48,10 +48,10 @@ from pwc_mcp.observability.tracing import start as start_tracing  # noqa: E402
 from pwc_mcp.observability.tracing import upstream_observer  # noqa: E402
 from pwc_mcp.params import TOOLS  # noqa: E402
 from pwc_mcp.server import build_server, result_memo  # noqa: E402
-from pwc_mcp.site import server_card
+from pwc_mcp.site import docs_page, server_card
 from pwc_mcp.site.landing import HEADERS as PAGE_HEADERS  # noqa: E402
 from pwc_mcp.site.landing import LandingPage  # noqa: E402
-from pwc_mcp.site.representations import PerOrigin, respond  # noqa: E402
+from pwc_mcp.site.representations import PerOrigin, Representation, respond  # noqa: E402
 
 log = logging.getLogger("pwc_mcp")
 PROTOCOL = "2025-11-25"
@@ -153,7 +153,7 @@ def create_app(
     )
     readiness = Readiness(reporting_first_failure(lambda: _probe(catalog), settings.api_url))
     readiness.poll()  # the first probe starts now, in the background
-    docs: list[bytes] = []
+    docs: dict[bool, Representation] = {}  # by whether the request prefers HTML
     landing = LandingPage(mcp, "/mcp")
     cards = PerOrigin(lambda origin: server_card.representation(origin, "/mcp", mcp.name))
     shared: SharedFlight | None = getattr(catalog.transport, "shared", None)
@@ -207,12 +207,14 @@ def create_app(
     @mcp.custom_route("/docs", methods=["GET"])
     async def docs_route(request: Request) -> Response:
         # Serialized once: the catalog of tools never changes in a running process, and
-        # re-encoding every schema per request made /docs a cheap way to burn CPU.
+        # re-encoding every schema per request made /docs a cheap way to burn CPU. A browser
+        # gets the same document as a page (pwc_mcp.site.docs_page); clients keep the JSON.
         if not docs:
-            docs.append(JSONResponse(await _docs_document(mcp)).body)
-        return Response(
-            docs[0], media_type="application/json", headers={"Cache-Control": DOCS_CACHE}
-        )
+            document = await _docs_document(mcp)
+            docs.update(docs_page.representations(document, JSONResponse(document).body))
+        html = docs_page.prefers_html(request.headers.get("accept"))
+        headers = {**(PAGE_HEADERS if html else server_card.HEADERS), "Vary": "Accept"}
+        return respond(request, docs[html], DOCS_CACHE, headers)
 
     @mcp.custom_route("/", methods=["GET"])
     async def landing_route(request: Request) -> Response:

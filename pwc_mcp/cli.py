@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pwc_mcp")
 SAMPLE_PORT_ENV = "PWC_SAMPLE_PORT"
-PORT_HINT = "set PORT=<free port> (or pass --port 0 for any free port)"
+# The form that works everywhere, `make run` and `make demo` included (they pass no flags).
+PORT_HINT = "set PORT=<free port>, or PORT=0 for any free port (PORT=0 make demo)"
 
 
 class VersionAction(argparse.Action):
@@ -52,9 +53,13 @@ class VersionAction(argparse.Action):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from pwc_mcp.config.environment_help import environment_help
+
     parser = OneLineParser(
         prog="pwc-mcp",
         description="Serve the Papers With Code MCP endpoint (stateless Streamable HTTP at /mcp).",
+        epilog=environment_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=VersionAction)
     parser.add_argument("--host", help="bind address (default $PWC_MCP_HOST or 127.0.0.1)")
@@ -155,7 +160,8 @@ def _serve(settings: Settings, sock: socket.socket, *, sample_url: str | None) -
 
     cap_arenas()  # before the first thread
     configure_logging(settings.log_level)
-    if settings.cursor_key_ephemeral:
+    # The sample catalog is a local demo: its cursors never need to outlive the process.
+    if settings.cursor_key_ephemeral and sample_url is None:
         log.warning(
             "PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key; read_paper "
             "cursors will not survive a restart (set it in production)"

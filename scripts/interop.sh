@@ -17,6 +17,8 @@
 #     Then the Claude Desktop set-up snippet as written (`npx -y mcp-remote@<pin> URL`, from
 #     pwc_mcp.site.connect, run offline from its own cached install): the Inspector CLI speaks stdio
 #     to it, mcp-remote bridges to the server, and tools/list must name every tool.
+#     Then the README's Inspector CLI one-liner as written (npx, from its own cache), its endpoint
+#     pointed at this server: the call must answer with the ImageNet leaderboard.
 #  5. Probes the transport rules with curl.
 #  6. Runs the README's `fastmcp dev inspector ...` command headless (scripts/fastmcp_dev_probe.py):
 #     the Inspector's web server comes up, the probe connects through it, lists the tools, calls
@@ -316,6 +318,13 @@ for era in legacy modern; do
   "$PY" "$HELPER" inspector-eval "$era" "$RUN/inspector-$era" "$CALLS" >> "$RESULTS" \
     || record FAIL "inspector $era" "could not evaluate ${RUN#"$ROOT"/}/inspector-$era"
 done
+
+# The README's Inspector CLI one-liner as a reader runs it (npx, from npx's cache filled above),
+# only its endpoint pointed at this server (tests/test_readme_clients.py checks the line).
+step "the README's npx @modelcontextprotocol/inspector --cli line"
+env "${NPX_ENV[@]}" npm_config_offline=true \
+  "$PY" "$HELPER" readme-inspector "$URL" "$RUN/readme-inspector" >> "$RESULTS" < /dev/null \
+  || record FAIL "README Inspector CLI line" "the helper failed"
 
 # The Claude Desktop snippet's command, run as Desktop runs it (stdio), bounded like every
 # Inspector call; offline, so npx uses the cached install and never fetches at run time.

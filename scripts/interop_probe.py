@@ -11,6 +11,7 @@ Subcommands:
                                        evaluate the suite's checks.json files
   inspector-plan CALLS_JSON            print the Inspector invocations (kind, name, args)
   inspector-eval ERA DIR CALLS_JSON    evaluate one era's Inspector outputs
+  readme-inspector URL OUT_PREFIX      run the README's Inspector CLI line against URL
 
 CALLS_JSON is scripts/interop_calls.json, which `make regen` writes from pwc_mcp/site/examples.py.
 """
@@ -19,7 +20,9 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -235,6 +238,42 @@ def cmd_inspector_eval(era: str, directory: str, calls_json: str) -> int:
     return 0
 
 
+README_ENDPOINT = "http://127.0.0.1:7860/mcp"  # what `make demo` prints, so the README shows it
+README_INSPECTOR = re.compile(r"^npx @modelcontextprotocol/inspector@.*?[^\\]$", re.M | re.S)
+README_TIMEOUT = 60
+
+
+def cmd_readme_inspector(url: str, out_prefix: str) -> int:
+    """The README's one Inspector CLI line as written, only its endpoint pointed at `url`."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    name = "README Inspector CLI line"
+    found = README_INSPECTOR.findall(readme)
+    if len(found) != 1:
+        emit("FAIL", name, f"README.md should hold one such line, found {len(found)}")
+        return 0
+    argv = [url if w == README_ENDPOINT else w for w in shlex.split(found[0].replace("\\\n", " "))]
+    try:
+        run = subprocess.run(
+            argv, capture_output=True, text=True, timeout=README_TIMEOUT, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        emit("FAIL", name, f"did not finish: {error}")
+        return 0
+    Path(f"{out_prefix}.out").write_text(run.stdout, encoding="utf-8")
+    Path(f"{out_prefix}.err").write_text(run.stderr, encoding="utf-8")
+    try:
+        answer = json.loads(run.stdout)
+    except ValueError:
+        emit("FAIL", name, f"exit {run.returncode}, no JSON; see {out_prefix}.err")
+        return 0
+    text = " ".join(c.get("text", "") for c in answer.get("content", []))
+    if run.returncode == 0 and not answer.get("isError") and "ImageNet" in text:
+        emit("PASS", name, "get_benchmark answered with the ImageNet leaderboard")
+    else:
+        emit("FAIL", name, f"exit {run.returncode}, isError={answer.get('isError')}: {text}")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     commands = {
         "version": cmd_version,
@@ -243,6 +282,7 @@ def main(argv: list[str]) -> int:
         "conformance": cmd_conformance,
         "inspector-plan": cmd_inspector_plan,
         "inspector-eval": cmd_inspector_eval,
+        "readme-inspector": cmd_readme_inspector,
     }
     if not argv or argv[0] not in commands:
         print(__doc__, file=sys.stderr)

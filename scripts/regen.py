@@ -11,6 +11,9 @@
   `modules`: the Architecture section's map, every folder of the three packages (a room: its
   `__init__.py` docstring says what it is for) with each module's opening sentence.
 - scripts/interop_calls.json, the Inspector's plan (pwc_mcp.site.examples.interop_calls_json).
+- deploy/registry/server.json, the MCP Registry entry for the hosted endpoint
+  (pwc_mcp.site.server_card.registry_entry), named as the real server names itself and versioned
+  as the package is.
 - tests/golden/tools_list.json: tools/list as a real MCP client reads it over HTTP from the real
   application against the sample catalog (tools sorted by name, pretty-printed), so any change to
   a tool's name, description, parameters, output schema or annotations shows in review.
@@ -39,12 +42,15 @@ from pwc_mcp.config import Settings
 from pwc_mcp.params import TOOLS
 from pwc_mcp.sample import start_sample_catalog
 from pwc_mcp.serving.localserver import serve_in_thread
+from pwc_mcp.site.connect import HOSTED_ENDPOINT
 from pwc_mcp.site.examples import TOOL_EXAMPLES, interop_calls_json
+from pwc_mcp.site.server_card import registry_entry
 
 ROOT = Path(__file__).resolve().parents[1]
 README = Path("README.md")
 INTEROP_CALLS = Path("scripts/interop_calls.json")
 GOLDEN_TOOLS_LIST = Path("tests/golden/tools_list.json")
+REGISTRY_ENTRY = Path("deploy/registry/server.json")
 SAMPLE_DATA = Path("pwc_mcp/sample/data/catalog.json")
 # The reference implementation's tools/list as compact JSON, the figure the README compares with.
 REFERENCE_TOOLS_LIST_BYTES = 48_371
@@ -73,6 +79,7 @@ class Served(NamedTuple):
     templates: int
     prompts: list[tuple[str, list[str]]]  # (name, argument names)
     texts: dict[tuple[str, int], str]  # (tool, example index) -> the text a model reads
+    server: str  # the server's own name, as it introduces itself to a client
     sizes: dict[tuple[str, int], Sizes] = {}  # every example's, by (tool, example index)
 
 
@@ -108,6 +115,7 @@ async def serve_and_read(catalog_url: str, texts: list[tuple[str, int]]) -> Serv
                     for p in await client.list_prompts()
                 ],
                 texts=shown,
+                server=client.server_info.name if client.server_info else "",
                 sizes=sizes,
             )
 
@@ -270,6 +278,7 @@ def generate() -> dict[Path, str]:
         README: rewrite(readme, served),
         INTEROP_CALLS: interop_calls_json(),
         GOLDEN_TOOLS_LIST: golden(served.tools),
+        REGISTRY_ENTRY: json.dumps(registry_entry(HOSTED_ENDPOINT, served.server), indent=2) + "\n",
     }
 
 

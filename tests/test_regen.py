@@ -39,6 +39,7 @@ def test_every_generated_file_is_what_make_regen_writes() -> None:
 def served(**overrides: Any) -> Any:
     tools = [{"name": name, "inputSchema": {}} for name in sorted(TOOL_EXAMPLES)]
     fields = {"tools": tools, "templates": 4, "prompts": [("find_papers", ["topic"])], "texts": {}}
+    fields["server"] = "pwc"
     return regen.Served(**(fields | overrides))
 
 

@@ -143,7 +143,7 @@ _PER_MINUTE = integer(*LIMIT_RANGE, unlimited=True)
 # Read in this order, so problems are reported in it; the README lists them in it too.
 SETTINGS: tuple[Setting, ...] = (
     Setting("PWC_MCP_HOST", "host", verbatim, "bind address (the Docker image sets `0.0.0.0`)"),
-    Setting("PORT", "port", integer(1, 65535), "listen port"),
+    Setting("PORT", "port", integer(0, 65535), "listen port; `0` = any free port"),
     # The `pwc` CLI reads it too (pwc_core/transport.py), with the same default.
     Setting(
         "PWC_API_URL",
@@ -241,7 +241,7 @@ SETTINGS: tuple[Setting, ...] = (
         "cursor_key_current",
         signing_key,
         "`read_paper` cursor signing key, ≥ 32 characters; set in production",
-        shown="ephemeral (warning)",
+        shown="ephemeral (a warning, except with `--sample-catalog`)",
     ),
     Setting(
         CURSOR_KEY_PREVIOUS,

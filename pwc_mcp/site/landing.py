@@ -55,6 +55,7 @@ overflow-x:auto;margin:.25rem 0 1rem}
 table{border-collapse:collapse;width:100%}
 th,td{text-align:left;vertical-align:top;padding:.4rem .5rem;border-bottom:1px solid var(--line)}
 td code{overflow-wrap:anywhere}
+p.text{white-space:pre-wrap}
 footer{color:var(--muted);font-size:.9rem;padding-top:1rem;padding-bottom:2rem}
 """
 # The page needs nothing but its own style: everything else is refused, framing included.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from pwc_mcp import __version__
 from pwc_mcp.edge.jsonrpc import SUPPORTED_PROTOCOLS
@@ -18,6 +19,8 @@ from pwc_mcp.site.representations import Representation
 
 MEDIA_TYPE = "application/mcp-server-card+json"
 SCHEMA = "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json"
+# The MCP Registry's server.json format (API v0.1) that the registry entry follows.
+REGISTRY_SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 PATH = "/server-card"  # appended to the Streamable HTTP endpoint
 NAMESPACE = "co.paperswithcode"  # reverse DNS of the hosted domain
 TITLE = "Papers With Code"
@@ -44,6 +47,17 @@ def card(origin: str, endpoint_path: str, server_name: str) -> dict[str, Any]:
             }
         ],
     }
+
+
+def registry_entry(endpoint: str, server_name: str) -> dict[str, Any]:
+    """The MCP Registry's `server.json` for the hosted `endpoint`: the card's identity and remote,
+    in the registry's format (its remotes carry no protocol versions)."""
+    url = urlsplit(endpoint)
+    entry = card(f"{url.scheme}://{url.netloc}", url.path, server_name)
+    entry["$schema"] = REGISTRY_SCHEMA
+    for remote in entry["remotes"]:
+        del remote["supportedProtocolVersions"]
+    return entry
 
 
 def representation(origin: str, endpoint_path: str, server_name: str) -> Representation:

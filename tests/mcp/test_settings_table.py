@@ -74,7 +74,7 @@ def test_the_documented_default_set_explicitly_is_the_default(setting) -> None:
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
-        ("PORT", "²", "PORT must be an integer between 1 and 65535"),
+        ("PORT", "²", "PORT must be an integer between 0 and 65535"),
         (
             "PWC_MCP_REQUEST_LIMIT",
             "¹⁰",

@@ -24,6 +24,8 @@ from fastmcp import Client
 from fastmcp.client.transports import StreamableHttpTransport
 
 from pwc_mcp import __version__
+from pwc_mcp.config import READ_ELSEWHERE, SETTINGS
+from pwc_mcp.sample import start_sample_catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 PWC_MCP = Path(sys.executable).with_name("pwc-mcp")
@@ -92,6 +94,23 @@ def test_a_busy_port_is_one_line_that_suggests_PORT() -> None:
     assert len(lines) == 1, result.stderr
     assert f"port {port}" in lines[0] and "PORT=" in lines[0] and "Traceback" not in lines[0]
     assert "MCP endpoint" not in result.stdout, "no URL for a server that never listened"
+    # `make run` and `make demo` pass no flags: the hint names the variable, 0 included.
+    assert "PORT=0" in lines[0] and "--port" not in lines[0]
+
+
+def test_help_lists_every_environment_variable_from_the_settings_table() -> None:
+    result = run("--help")
+    assert result.returncode == 0, result.stderr
+    listed = result.stdout[result.stdout.index("environment variables:") :]
+    names = [
+        line.split()[0]
+        for line in listed.splitlines()[1:]
+        if line.startswith("  ") and line[2] != " "
+    ]
+    assert names == [s.env for s in SETTINGS] + [d.env for d in READ_ELSEWHERE]
+    port = next(line for line in listed.splitlines() if line.split()[0] == "PORT")
+    assert "0 = any free port" in port and "(default: 7860)" in port
+    assert "`" not in listed and "](#" not in listed, "plain text, not Markdown"
 
 
 def test_a_busy_sample_port_is_one_line_that_suggests_PWC_SAMPLE_PORT() -> None:
@@ -110,9 +129,9 @@ def test_sample_port_needs_the_sample_catalog() -> None:
 class Demo:
     """`pwc-mcp --sample-catalog` as a real process; its stdout read line by line."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], *, sample: bool = True) -> None:
         self.proc = subprocess.Popen(
-            [str(PWC_MCP), "--sample-catalog", *args],
+            [str(PWC_MCP), *(["--sample-catalog"] if sample else []), *args],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             stdin=subprocess.DEVNULL,
@@ -198,3 +217,25 @@ def test_port_zero_prints_the_port_it_bound_and_a_double_ctrl_c_stops_cleanly() 
     # The second interrupt may land before or after shutdown began: 0 or the shell's 130 for
     # SIGINT are both a deliberate stop; a traceback never is.
     assert demo.proc.returncode in (0, 130) and "Traceback" not in err, err
+
+
+def test_PORT_zero_takes_a_free_port_and_the_demo_says_nothing_of_cursor_keys() -> None:
+    demo = Demo([], {"PORT": "0"})
+    try:
+        _, port, accepted = demo.until_endpoint()
+    finally:
+        err = demo.stop()
+    assert port != 0 and accepted, err
+    assert demo.proc.returncode == 0 and "Traceback" not in err, err
+    assert "ephemeral key" not in err, "the demo's cursors need not outlive it"
+
+
+def test_without_a_cursor_key_production_still_warns() -> None:
+    with start_sample_catalog() as catalog:
+        server = Demo([], {"PORT": "0", "PWC_API_URL": catalog.url}, sample=False)
+        try:
+            _, port, accepted = server.until_endpoint()
+        finally:
+            err = server.stop()
+    assert accepted, err
+    assert "PWC_MCP_CURSOR_KEY_CURRENT is not set: using an ephemeral key" in err

@@ -119,6 +119,7 @@ def test_no_secret_values_and_no_expression_injection(workflow: dict[str, Any]) 
         "VPS_HOST",
         "HF_TOKEN",
         "SPACE_CURSOR_KEY_CURRENT",
+        "MCP_REGISTRY_PRIVATE_KEY",
     }
 
 
@@ -165,3 +166,23 @@ def test_pypi_is_published_by_trusted_publishing_on_pwc_mcp_tags(workflow: dict[
     download, publish = steps(job)
     assert download["with"]["name"] == "python-dist"
     assert publish["with"] == {"packages-dir": "dist/"}, "no password or token: trusted publishing"
+
+
+def test_the_registry_entry_is_published_once_the_endpoint_serves_it(
+    workflow: dict[str, Any],
+) -> None:
+    job = workflow["jobs"]["publish-registry"]
+    assert "deploy-vps" in job["needs"], "the entry names the hosted endpoint: deployed first"
+    assert "if" not in job, "every release deploys the endpoint, so every release publishes"
+    assert job["permissions"] == {"contents": "read"}, "DNS proves the namespace: no OIDC token"
+    assert job["environment"]["name"] == "mcp-registry"
+    script = runs(job)
+    # The entry's version is the tag's, checked before anything is sent.
+    assert script.index('"$entry" = "$VERSION"') < script.index("login dns")
+    assert '--domain "$PUBLIC_HOST"' in script and script.index("login dns") < script.index(
+        "publish server.json"
+    )
+    assert "cd deploy/registry" in script
+    assert re.fullmatch(r"github\.com/[\w./-]+@v\d+\.\d+\.\d+", job["env"]["MCP_PUBLISHER"]), (
+        "mcp-publisher is pinned to one version"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 import socket
 from collections.abc import Iterator
@@ -17,6 +18,7 @@ from pwc_mcp.config import Settings
 from pwc_mcp.edge.windows import Windows
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.serving.localserver import serve_in_thread
+from pwc_mcp.site import docs_page
 from tests.helpers.safety import HEADERS, rpc
 
 
@@ -69,6 +71,74 @@ def test_docs_are_served_from_bytes_built_once(app_http, monkeypatch):
         assert again.content == first.content
         assert again.headers["cache-control"] == "public, max-age=3600"
     assert renders == []  # nothing re-encoded per request
+
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_docs_answers_a_browser_with_a_page_and_clients_with_the_json(app_http):
+    document = app_http.get("/docs").json()
+    page = app_http.get("/docs", headers={"Accept": BROWSER})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.headers["vary"] == "Accept" and page.headers["x-frame-options"] == "DENY"
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert "<script" not in page.text
+    for tool in document["tools"]:
+        assert f'<section id="tool-{tool["name"]}">' in page.text
+    for template in document["resourceTemplates"]:
+        assert f"<code>{html.escape(template['uriTemplate'])}</code>" in page.text
+    for prompt in document["prompts"]:
+        assert f"<code>{prompt['name']}</code>" in page.text
+    again = app_http.get(
+        "/docs", headers={"Accept": BROWSER, "If-None-Match": page.headers["etag"]}
+    )
+    assert again.status_code == 304 and again.headers["vary"] == "Accept"
+    for accept in (None, "*/*", "application/json", "application/json, text/html", "application/*"):
+        answer = app_http.get("/docs", headers={} if accept is None else {"Accept": accept})
+        assert answer.headers["content-type"] == "application/json", accept
+        assert answer.json() == document and answer.headers["vary"] == "Accept"
+        assert answer.headers["etag"] != page.headers["etag"]
+
+
+@pytest.mark.parametrize(
+    ("accept", "html_first"),
+    [
+        (BROWSER, True),
+        ("text/html", True),
+        ("application/json;q=0.5, text/html", True),
+        ("text/html;q=0.5, application/json", False),
+        ("text/html;q=bad, */*", False),
+        ("text/html, application/json", False),  # a tie keeps the JSON
+        ("", False),
+        (None, False),
+    ],
+)
+def test_docs_negotiation(accept: str | None, html_first: bool) -> None:
+    assert docs_page.prefers_html(accept) is html_first
+
+
+def test_the_docs_page_escapes_everything() -> None:
+    hostile = "<script>alert(1)</script>"
+    document = {
+        "name": hostile,
+        "version": hostile,
+        "protocol_version": hostile,
+        "endpoint": hostile,
+        "tools": [
+            {
+                "name": hostile,
+                "description": hostile,
+                "inputSchema": {"x": hostile},
+                "outputSchema": None,
+            }
+        ],
+        "resourceTemplates": [
+            {"uriTemplate": hostile, "name": hostile, "title": None, "description": hostile}
+        ],
+        "prompts": [{"name": hostile, "description": hostile, "arguments": [{"name": hostile}]}],
+    }
+    page = docs_page.render(document)
+    assert "<script" not in page and page.count("&lt;script&gt;") >= 10
 
 
 def test_unreachable_redis_limits_in_memory_and_only_the_operator_is_told(unreachable_redis):
