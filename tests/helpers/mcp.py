@@ -24,6 +24,8 @@ from pwc_mcp.params import TOOLS
 TOOL_BYTES = 1_143
 TOOLS_LIST_BUDGET = TOOL_BYTES * len(TOOLS)
 RPC_ENVELOPE = 44
+# The catalog the respx-mocked unit tests answer for (the `mock` fixture of tests/mcp/conftest.py).
+CATALOG_BASE = "https://catalog.test/api/v1"
 
 
 def make_service(url: str, *, cached: bool = True, chunk_limit: int = 65_536) -> CatalogService:

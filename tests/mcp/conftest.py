@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+import respx
 from fastmcp import Client, FastMCP
 from starlette.applications import Starlette
 from starlette.routing import Route
@@ -13,7 +14,7 @@ from starlette.routing import Route
 from pwc_mcp.sample import RunningCatalog
 from pwc_mcp.server import build_server
 from pwc_mcp.serving.localserver import serve_in_thread
-from tests.helpers.mcp import Answers, make_service
+from tests.helpers.mcp import CATALOG_BASE, Answers, make_service
 
 
 @pytest.fixture(autouse=True)
@@ -21,6 +22,13 @@ def _clean_faults(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if "sample" in request.fixturenames:
         request.getfixturevalue("sample").faults.reset()
+
+
+@pytest.fixture
+def mock() -> Iterator[respx.MockRouter]:
+    """The catalog at CATALOG_BASE, answering what the test routes (unit tests of the caches)."""
+    with respx.mock(base_url=CATALOG_BASE, assert_all_called=False) as router:
+        yield router
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -25,8 +25,8 @@ from pwc_mcp.caching.cache import (
     ttl_family,
 )
 from tests.helpers import wait_until
+from tests.helpers.mcp import CATALOG_BASE as BASE
 
-BASE = "https://catalog.test/api/v1"
 DOC = {"id": "1", "results": [{"id": "1", "title": "T"}], "count": 1}
 
 
@@ -36,12 +36,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def mock() -> Iterator[respx.MockRouter]:
-    with respx.mock(base_url=BASE, assert_all_called=False) as router:
-        yield router
 
 
 @pytest.fixture

@@ -3,24 +3,15 @@ them (timeouts, transport errors, unusable answers, 429 and 5xx); a 404 or 422 i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
-import respx
 
 from pwc_core.errors import HTTPStatusError, ResponseError, TransportError, UpstreamTimeout
 from pwc_core.transport import CatalogClient
 from pwc_mcp.caching.cache import CachedCatalog
+from tests.helpers.mcp import CATALOG_BASE as BASE
 
-BASE = "https://catalog.test/api/v1"
 DOC = {"id": "1", "results": []}
-
-
-@pytest.fixture
-def mock() -> Iterator[respx.MockRouter]:
-    with respx.mock(base_url=BASE, assert_all_called=False) as router:
-        yield router
 
 
 def test_upstream_failures_are_counted_per_family(mock) -> None:

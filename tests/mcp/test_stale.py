@@ -18,19 +18,13 @@ from pwc_core.errors import HTTPStatusError, UpstreamShapeError, UpstreamTimeout
 from pwc_core.transport import CatalogClient
 from pwc_mcp.caching.bounded_cache import BoundedTTLCache
 from pwc_mcp.caching.cache import CachedCatalog
+from tests.helpers.mcp import CATALOG_BASE as BASE
 from tests.helpers.slow_redis import ManualClock as Clock
 
-BASE = "https://catalog.test/api/v1"
 DOC = {"id": "1", "results": [{"id": "1", "title": "T"}], "count": 1}
 NEWER = {"id": "1", "results": [{"id": "2", "title": "U"}], "count": 1}
 DAY = 86_400.0
 EPOCH = 1_796_620_000.0  # 2026-12-07 05:06:40 UTC: the wall clock when the test starts
-
-
-@pytest.fixture
-def mock() -> Iterator[respx.MockRouter]:
-    with respx.mock(base_url=BASE, assert_all_called=False) as router:
-        yield router
 
 
 @pytest.fixture
